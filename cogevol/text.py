@@ -1,0 +1,110 @@
+"""Text helpers shared by mining, dedup and filtering: normalisation, script detection, tokens.
+
+One place decides what "the same text" means, so that dedup, the filters and the miner agree.
+Everything here is pure and allocation-light: dedup calls it on millions of queries.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Punctuation that NFKC leaves alone but that carries no meaning for "same request".
+_CJK_PUNCT = str.maketrans(
+    {
+        "。": ".", "、": ",", "「": '"', "」": '"', "『": '"', "』": '"', "【": "[", "】": "]",
+        "《": "<", "》": ">", "〈": "<", "〉": ">", "～": "~", "·": " ", "・": " ", "…": "...",
+        "—": "-", "–": "-", "‘": "'", "’": "'", "“": '"', "”": '"', "\u3000": " ",
+    }
+)
+_WS = re.compile(r"\s+")
+# A space between two CJK characters is noise (spacing variants of the same Chinese request).
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK_SPACE = re.compile(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])")
+_CJK_CHAR = re.compile(rf"[{_CJK}]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+_ARABIC = re.compile(r"[\u0600-\u06ff]")
+# Tokens: a run of digits, a run of letters (Latin, Cyrillic, ...), or one CJK character.
+_TOKEN = re.compile(rf"\d+(?:[.,]\d+)*|[{_CJK}]|[^\W\d_]+", re.UNICODE)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _is_edge_punct(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return cat[0] in "PSZ" or ch.isspace()
+
+
+def normalize(text: str) -> str:
+    """Canonical form of a request: NFKC (full/half width), casefold, CJK punctuation mapped to
+    ASCII, whitespace collapsed (and removed between CJK characters), edge punctuation stripped."""
+    t = unicodedata.normalize("NFKC", text).translate(_CJK_PUNCT).casefold()
+    t = _WS.sub(" ", t).strip()
+    if _CJK_CHAR.search(t):
+        t = _CJK_SPACE.sub("", t)
+    start, end = 0, len(t)
+    while start < end and _is_edge_punct(t[start]):
+        start += 1
+    while end > start and _is_edge_punct(t[end - 1]):
+        end -= 1
+    return t[start:end]
+
+
+_STRIP_PUNCT = re.compile(r"[^\w\s]+", re.UNICODE)
+
+
+def shingle_text(normalized: str) -> str:
+    """The text whose character n-grams feed SimHash and TF-IDF: punctuation dropped, so that a
+    comma or a question mark does not move a fingerprint."""
+    t = _STRIP_PUNCT.sub(" ", normalized)
+    t = _WS.sub(" ", t).strip()
+    if _CJK_CHAR.search(t):
+        t = _CJK_SPACE.sub("", t)
+    return t
+
+
+def tokens(normalized: str) -> list[str]:
+    """Word tokens for Latin-like scripts, single characters for CJK, digit runs as numbers."""
+    return _TOKEN.findall(normalized)
+
+
+def numbers(text: str) -> list[str]:
+    return _NUMBER.findall(text)
+
+
+def is_cjk_token(tok: str) -> bool:
+    return len(tok) == 1 and bool(_CJK_CHAR.match(tok))
+
+
+def detect_script_lang(text: str) -> str:
+    """A cheap language guess from script (and a few function words for Latin scripts).
+
+    Good enough to route and count traffic; the locale field of a log record wins when present."""
+    if _KANA.search(text):
+        return "ja"
+    if _HANGUL.search(text):
+        return "ko"
+    if _HAN.search(text):
+        return "zh"
+    if _CYRILLIC.search(text):
+        return "ru"
+    if _ARABIC.search(text):
+        return "ar"
+    low = f" {text.lower()} "
+    scores = {
+        lang: sum(low.count(f" {w} ") for w in words) for lang, words in _LATIN_MARKERS.items()
+    }
+    best = max(scores, key=scores.get)
+    return best if scores[best] > 0 else "en"
+
+
+_LATIN_MARKERS = {
+    "en": ("the", "and", "with", "for", "a", "an", "of", "please", "make", "create"),
+    "es": ("el", "la", "los", "las", "una", "con", "para", "de", "que", "haz", "crea"),
+    "fr": ("le", "les", "une", "avec", "pour", "des", "du", "sur", "crée", "fais"),
+    "de": ("der", "die", "das", "und", "mit", "für", "eine", "einen", "erstelle", "über"),
+    "pt": ("o", "os", "uma", "com", "para", "do", "da", "sobre", "crie", "faça"),
+    "it": ("il", "gli", "una", "con", "per", "della", "sulla", "crea"),
+}

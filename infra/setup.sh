@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Make a fresh clone a working project: .venv/ with cogevol (CPU torch), Debian's Chromium, DVC.
+# Idempotent: rerunning only installs what is missing or changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PYTHON:-python3}
+TORCH_VERSION=${COGEVOL_TORCH_VERSION:-2.13.0}
+
+if [[ ! -x .venv/bin/python ]]; then
+  echo "[setup] creating .venv with $($PY --version)"
+  "$PY" -m venv .venv
+fi
+PIP=(.venv/bin/python -m pip --disable-pip-version-check -q)
+
+# The CPU torch first: with it present, the package's torch range installs nothing more.
+if ! .venv/bin/python -c "import torch" 2>/dev/null; then
+  echo "[setup] installing torch==$TORCH_VERSION (CPU build)"
+  "${PIP[@]}" install "torch==$TORCH_VERSION"
+fi
+
+stamp=.venv/.cogevol-installed
+if [[ ! -f $stamp || pyproject.toml -nt $stamp ]]; then
+  echo "[setup] installing cogevol[dev] (editable)"
+  "${PIP[@]}" install -e ".[dev]"
+  touch "$stamp"
+fi
+
+# Pages are executed in Debian's Chromium through Playwright (Playwright cannot fetch its own).
+if ! command -v chromium >/dev/null 2>&1 && [[ -z ${COGEVOL_CHROMIUM:-} ]]; then
+  if [[ $(id -u) -eq 0 ]]; then
+    echo "[setup] installing Debian's chromium"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+  else
+    echo "[setup] WARNING: chromium is not installed and this is not root." >&2
+    echo "        Run: sudo apt-get install -y chromium   (or set COGEVOL_CHROMIUM=/path/to/chrome)" >&2
+    echo "        Browser stages and tests will fail until then." >&2
+  fi
+fi
+
+# DVC needs a git repository and its own metadata; a clone carries .dvc/, a tarball may not.
+if [[ ! -d .git ]]; then
+  git init -q
+fi
+if [[ ! -d .dvc ]]; then
+  .venv/bin/dvc init -q
+  .venv/bin/dvc config core.analytics false
+fi
+echo "[setup] done: $(.venv/bin/python --version), cogevol at .venv/bin/cogevol"
