@@ -18,10 +18,9 @@ _CJK_PUNCT = str.maketrans(
     }
 )
 _WS = re.compile(r"\s+")
-# A space between two CJK characters is noise (spacing variants of the same Chinese request).
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_CJK_SPACE = re.compile(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])")
 _CJK_CHAR = re.compile(rf"[{_CJK}]")
+_HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
@@ -42,8 +41,9 @@ def normalize(text: str) -> str:
     ASCII, whitespace collapsed (and removed between CJK characters), edge punctuation stripped."""
     t = unicodedata.normalize("NFKC", text).translate(_CJK_PUNCT).casefold()
     t = _WS.sub(" ", t).strip()
-    if _CJK_CHAR.search(t):
-        t = _CJK_SPACE.sub("", t)
+    if _HAN_KANA.search(t):
+        # Chinese and Japanese do not separate words with spaces: any space is a spacing variant
+        t = t.replace(" ", "")
     start, end = 0, len(t)
     while start < end and _is_edge_punct(t[start]):
         start += 1
@@ -60,8 +60,8 @@ def shingle_text(normalized: str) -> str:
     comma or a question mark does not move a fingerprint."""
     t = _STRIP_PUNCT.sub(" ", normalized)
     t = _WS.sub(" ", t).strip()
-    if _CJK_CHAR.search(t):
-        t = _CJK_SPACE.sub("", t)
+    if _HAN_KANA.search(t):
+        t = t.replace(" ", "")
     return t
 
 

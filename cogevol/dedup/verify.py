@@ -33,7 +33,7 @@ FILLER = frozenset(
     oi olá obrigado obrigada crie faça faz preciso quero um uma
     """.split()
 )
-FILLER_CJK = frozenset("请帮我麻烦你您好谢急用给个一下吧呢啊呀要了做弄能可以下すみませんお願いしよろくね부탁해요안녕하세감사합니다줘")
+FILLER_CJK = frozenset("请帮我麻烦你您好谢急用给个下吧呢啊呀要了做弄能可以すみませんお願いしよろくね부탁해요안녕하세감사합니다줘")
 # Single CJK characters that change the meaning when swapped: never treat them as typos.
 MEANINGFUL_CJK = frozenset("红橙黄绿青蓝紫黑白灰粉金银零一二三四五六七八九十百千万两大小多少高低上下左右前后新旧男女中英日韩赤緑青黒白")
 
@@ -57,7 +57,8 @@ def _edit_distance_le(a: str, b: str, k: int) -> bool:
 
 
 def _typo_budget(word: str) -> int:
-    return 0 if len(word) < 4 else (1 if len(word) < 8 else 2)
+    # two variants of one request may each carry a typo in the same word: allow two edits
+    return 0 if len(word) < 4 else (1 if len(word) < 6 else 2)
 
 
 def _pair_typos(left: list[str], right: list[str]) -> tuple[list[str], list[str]]:
@@ -72,6 +73,14 @@ def _pair_typos(left: list[str], right: list[str]) -> tuple[list[str], list[str]
         else:
             right.remove(match)
     return rest, right
+
+
+def _has_run(text_tokens: list[str], residual: list[str]) -> bool:
+    """True when two residual CJK characters sit side by side in the text: a replaced word,
+    not scattered single-character typos."""
+    res = Counter(residual)
+    flags = [t in res for t in text_tokens]
+    return any(a and b for a, b in zip(flags, flags[1:]))
 
 
 def _content(tok_counts: Counter) -> tuple[list[str], list[str]]:
@@ -89,7 +98,8 @@ def same_request(a: str, b: str) -> tuple[bool, str]:
     """(True, "") when normalised texts a and b can be the same request, else (False, why)."""
     if Counter(numbers(a)) != Counter(numbers(b)):
         return False, "numbers differ"
-    ta, tb = Counter(tokens(a)), Counter(tokens(b))
+    toks_a, toks_b = tokens(a), tokens(b)
+    ta, tb = Counter(toks_a), Counter(toks_b)
     wa, ca = _content(ta - tb)
     wb, cb = _content(tb - ta)
     wa, wb = _pair_typos(wa, wb)
@@ -97,9 +107,13 @@ def same_request(a: str, b: str) -> tuple[bool, str]:
         return False, f"substitution: {' '.join(wa[:3])} / {' '.join(wb[:3])}"
     if ca and cb:
         meaningful = MEANINGFUL_CJK.intersection(ca + cb)
-        if len(ca) > 1 or len(cb) > 1 or meaningful:
+        # scattered single-character typos: at most one per ten characters of text
+        budget = max(1, min(len(toks_a), len(toks_b)) // 10)
+        replaced_word = _has_run(toks_a, ca) and _has_run(toks_b, cb)
+        if meaningful or replaced_word or len(ca) > budget or len(cb) > budget:
             return False, f"substitution: {''.join(ca[:4])} / {''.join(cb[:4])}"
-    if (wa or ca) and (wb or cb):
+        ca, cb = [], []  # typos, paired up
+    if (wa and cb) or (ca and wb):
         return False, "substitution across scripts"
     added = max(len(wa), len(wb))
     added_cjk = max(len(ca), len(cb))

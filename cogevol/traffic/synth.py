@@ -34,27 +34,61 @@ RUNTIME_ERRORS = (
 # --------------------------------------------------------------------------- requests
 
 
+def slide_slots(rng: random.Random, lang: str) -> dict:
+    return {"kind": "slide", "lang": lang, "template": rng.randrange(len(lx.SLIDE_TEMPLATES[lang])),
+            "topic": rng.randrange(len(lx.TOPICS)), "grade": rng.randrange(len(lx.GRADES[lang])),
+            "n": rng.randint(5, 15), "extra": rng.randrange(len(lx.SLIDE_EXTRAS))}
+
+
+def html_slots(rng: random.Random, lang: str) -> dict:
+    f1, f2 = rng.sample(range(len(lx.FEATURES)), 2)
+    quiz_topic = rng.randrange(len(lx.TOPICS)) if rng.random() < 0.5 else None
+    return {"kind": "html", "lang": lang, "template": rng.randrange(len(lx.HTML_TEMPLATES[lang])),
+            "app": rng.randrange(len(lx.APPS)), "feature": f1, "feature2": f2,
+            "color": rng.randrange(len(lx.COLORS[lang])), "quiz_topic": quiz_topic}
+
+
+def render(slots: dict) -> tuple[str, dict]:
+    """Text and metadata of a request described by its slots (see slide_slots / html_slots)."""
+    lang = slots["lang"]
+    if slots["kind"] == "slide":
+        text = lx.SLIDE_TEMPLATES[lang][slots["template"]].format(
+            topic=lx.TOPICS[slots["topic"]][lang], grade=lx.GRADES[lang][slots["grade"]],
+            n=slots["n"], extra=lx.SLIDE_EXTRAS[slots["extra"]][lang])
+        return text, {"kind": "slide", "subcategory": "lesson"}
+    sub, app = lx.APPS[slots["app"]]
+    text = lx.HTML_TEMPLATES[lang][slots["template"]].format(
+        app=app[lang], feature=lx.FEATURES[slots["feature"]][lang],
+        feature2=lx.FEATURES[slots["feature2"]][lang], color=lx.COLORS[lang][slots["color"]])
+    if sub == "quiz" and slots.get("quiz_topic") is not None:
+        topic = lx.TOPICS[slots["quiz_topic"]][lang]
+        text += {"zh": f"，题目关于{topic}", "ja": f"。テーマは{topic}", "ko": f". 주제는 {topic}"}.get(lang, f" ({topic})")
+    return text, {"kind": "html", "subcategory": sub}
+
+
+def sibling(rng: random.Random, slots: dict) -> dict:
+    """A different request sharing all boilerplate: one slot (subject, feature, title, number,
+    colour, audience) changed. These are the hard negatives of the dedup quality set."""
+    sizes = ({"topic": len(lx.TOPICS), "grade": len(lx.GRADES[slots["lang"]]), "n": None, "extra": len(lx.SLIDE_EXTRAS)}
+             if slots["kind"] == "slide" else
+             {"app": len(lx.APPS), "feature": len(lx.FEATURES), "feature2": len(lx.FEATURES), "color": len(lx.COLORS[slots["lang"]])})
+    text = render(slots)[0]
+    while True:  # the changed slot must show in the text (not every template uses every slot)
+        key = rng.choice([k for k, v in sizes.items() if v is None or v > 1])
+        new = dict(slots)
+        while new[key] == slots[key] or (key in ("feature", "feature2") and (
+                new["feature"] == new["feature2"] or {new["feature"], new["feature2"]} == {slots["feature"], slots["feature2"]})):
+            new[key] = rng.randint(5, 15) if sizes[key] is None else rng.randrange(sizes[key])
+        if render(new)[0] != text:
+            return new
+
+
 def slide_request(rng: random.Random, lang: str) -> tuple[str, dict]:
-    topic = rng.choice(lx.TOPICS)[lang]
-    extra = rng.choice(lx.SLIDE_EXTRAS)[lang]
-    text = rng.choice(lx.SLIDE_TEMPLATES[lang]).format(
-        topic=topic, grade=rng.choice(lx.GRADES[lang]), n=rng.randint(5, 15), extra=extra
-    )
-    return text, {"kind": "slide", "subcategory": "lesson"}
+    return render(slide_slots(rng, lang))
 
 
 def html_request(rng: random.Random, lang: str) -> tuple[str, dict]:
-    sub, app = rng.choice(lx.APPS)
-    f1, f2 = rng.sample(lx.FEATURES, 2)
-    text = rng.choice(lx.HTML_TEMPLATES[lang]).format(
-        app=app[lang], feature=f1[lang], feature2=f2[lang], color=rng.choice(lx.COLORS[lang])
-    )
-    if sub == "quiz" and rng.random() < 0.5:
-        topic = rng.choice(lx.TOPICS)[lang]
-        text += {"zh": f"，题目关于{topic}", "ja": f"。テーマは{topic}", "ko": f". 주제는 {topic}"}.get(
-            lang, f" ({topic})"
-        )
-    return text, {"kind": "html", "subcategory": sub}
+    return render(html_slots(rng, lang))
 
 
 def offscope_request(rng: random.Random, lang: str) -> tuple[str, dict]:
