@@ -27,7 +27,7 @@ _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _ARABIC = re.compile(r"[\u0600-\u06ff]")
 # Tokens: a run of digits, a run of letters (Latin, Cyrillic, ...), or one CJK character.
-_TOKEN = re.compile(rf"\d+(?:[.,]\d+)*|[{_CJK}]|[^\W\d_]+", re.UNICODE)
+_TOKEN = re.compile(rf"\d+(?:[.,]\d+)*|[{_CJK}]|[^\W\d_{_CJK}]+", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 

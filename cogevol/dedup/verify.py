@@ -33,7 +33,7 @@ FILLER = frozenset(
     oi olá obrigado obrigada crie faça faz preciso quero um uma
     """.split()
 )
-FILLER_CJK = frozenset("请帮我麻烦你您好谢急用给个下吧呢啊呀要了做弄能可以すみませんお願いしよろくね부탁해요안녕하세감사합니다줘")
+FILLER_CJK = frozenset("请帮我麻烦你您好谢急用给个下吧呢啊呀要了做弄能可以っ만들어すみませんお願いしよろくね부탁해요안녕하세감사합니다줘")
 # Single CJK characters that change the meaning when swapped: never treat them as typos.
 MEANINGFUL_CJK = frozenset("红橙黄绿青蓝紫黑白灰粉金银零一二三四五六七八九十百千万两大小多少高低上下左右前后新旧男女中英日韩赤緑青黒白")
 

@@ -48,7 +48,7 @@ BACKEND = _rx([
     "postgresql", "postgres", "mongodb", "redis", "kafka", "kubernetes", "k8s", "docker", "nginx",
     "bash script", "shell script", "python script", "cron", "cronjob", "backend", "microservice",
     "microsserviço", "server", "borrow checker", "csv", "excel",
-    "爬虫", "数据库", "接口", "后端", "服务器", "脚本", "消费者服务", "バッチ", "스크립트", "엑셀",
+    "scraper", "crawler", "python", "java", "golang", "爬虫", "抓取", "数据库", "接口", "后端", "服务器", "脚本", "消费者服务", "バッチ", "스크립트", "엑셀",
 ])
 SUBCATEGORIES = {
     "game": _rx(["game", "juego", "jeu", "spiel", "jogo", "游戏", "ゲーム", "게임", "snake", "breakout", "casse-briques", "flappy"]),

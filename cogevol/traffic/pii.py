@@ -25,7 +25,7 @@ _PATTERNS = {
     # without an NER model and guessing would scrub topics ("Newton's laws").
     "NAME": r"(?:[Mm]y name is|[Ii] am called|[Jj]e m'appelle|[Mm]e llamo|[Ii]ch heiße|[Mm]eu nome é|[Mm]i chiamo)"
     r"\s+\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?"
-    r"|我叫[\u4e00-\u9fff]{2,3}|私の名前は[^\s、。です]{1,8}(?=です)|제 이름은\s?[가-힣]{2,4}(?=입니다)",
+    r"|我叫[\u4e00-\u9fff]{2,3}|私の名前は[^\s、。です<>]{1,8}(?=です)|제 이름은\s?[가-힣]{2,4}(?=입니다)",
 }
 _NAME_LEAD = re.compile(r"^(my name is|i am called|je m'appelle|me llamo|ich heiße|meu nome é|mi chiamo|我叫|私の名前は|제 이름은)\s*", re.I)
 

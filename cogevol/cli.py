@@ -1,0 +1,116 @@
+"""`cogevol` command line: the library's jobs without DVC or Prefect.
+
+Exit codes: 0 on success (whatever the data held: bad records are quarantined, not fatal),
+2 for usage errors and inputs that cannot be used at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from cogevol.logs import setup_logging
+
+
+def _cmd_dedup(a: argparse.Namespace) -> int:
+    from cogevol.dedup.pipeline import DedupConfig
+    from cogevol.dedup.records import RecordError, dedup_file
+
+    cfg = DedupConfig(simhash_ngram=a.simhash_ngram, simhash_max_distance=a.simhash_distance,
+                      tfidf_threshold=a.tfidf_threshold, verify=not a.no_verify)
+    try:
+        _, summary = dedup_file(a.input, a.field, a.out, cfg, id_field=a.id_field, survivors=a.survivors)
+    except RecordError as e:
+        print(f"cogevol dedup: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary, ensure_ascii=False))
+    return 0
+
+
+def _cmd_mine(a: argparse.Namespace) -> int:
+    from cogevol.traffic.mine import MineConfig, run_mine
+    from cogevol.traffic.readers import InputError
+
+    try:
+        stats = run_mine(a.input, a.out, MineConfig(regen_threshold=a.regen_threshold, edit_threshold=a.edit_threshold,
+                                                    keep_off_scope=a.keep_off_scope))
+    except InputError as e:
+        print(f"cogevol mine: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(stats.as_metrics(), ensure_ascii=False))
+    return 0
+
+
+def _cmd_filter(a: argparse.Namespace) -> int:
+    from cogevol.config import load_params
+    from cogevol.curate.pipeline import run_filter
+
+    cfg = load_params(a.params).get("filter", {}) if a.params or Path("params.yaml").exists() else {}
+    if a.backend:
+        cfg = {**cfg, "backend": a.backend}
+    if not Path(a.input).is_file():
+        print(f"cogevol filter: {a.input}: no such file", file=sys.stderr)
+        return 2
+    stats = run_filter(a.input, a.out, cfg)
+    print(json.dumps(stats.as_metrics(), ensure_ascii=False))
+    return 0
+
+
+def _cmd_traffic(a: argparse.Namespace) -> int:
+    from cogevol.traffic.synth import write_sample
+
+    print(json.dumps(write_sample(a.out, a.n, a.seed, malformed=not a.clean)))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cogevol", description=__doc__.splitlines()[0])
+    p.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    d = sub.add_parser("dedup", help="near-duplicate removal with audit CSVs (Cookie-Bench A.1)")
+    d.add_argument("--input", required=True, help="JSONL (optionally .gz) or CSV with an id column")
+    d.add_argument("--field", required=True, help="text field to deduplicate")
+    d.add_argument("--out", required=True, help="output directory for the CSVs")
+    d.add_argument("--id-field", default="id")
+    d.add_argument("--simhash-ngram", type=int, default=2)
+    d.add_argument("--simhash-distance", type=int, default=3)
+    d.add_argument("--tfidf-threshold", type=float, default=0.7)
+    d.add_argument("--no-verify", action="store_true", help="link on similarity alone (Cookie-Bench behaviour)")
+    d.add_argument("--survivors", action="store_true", help="also write deduped.jsonl with the surviving records")
+    d.set_defaults(fn=_cmd_dedup)
+
+    m = sub.add_parser("mine", help="parse, validate, scrub and classify production traffic")
+    m.add_argument("--input", required=True, nargs="+", help="files or directories: .jsonl, .jsonl.gz, .parquet, datasets paths")
+    m.add_argument("--out", required=True)
+    m.add_argument("--regen-threshold", type=int, default=2)
+    m.add_argument("--edit-threshold", type=int, default=3)
+    m.add_argument("--keep-off-scope", action="store_true")
+    m.set_defaults(fn=_cmd_mine)
+
+    f = sub.add_parser("filter", help="admissibility filter on the seven axes")
+    f.add_argument("--input", required=True, help="JSONL of records with a 'request' field")
+    f.add_argument("--out", required=True)
+    f.add_argument("--params", default=None, help="params.yaml to read the filter group from")
+    f.add_argument("--backend", choices=("rules", "llm"), default=None)
+    f.set_defaults(fn=_cmd_filter)
+
+    t = sub.add_parser("traffic", help="write the seeded sample of production traffic")
+    t.add_argument("--out", required=True)
+    t.add_argument("--n", type=int, default=3000)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--clean", action="store_true", help="omit the planted malformed lines")
+    t.set_defaults(fn=_cmd_traffic)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    setup_logging(args.log_level)
+    return args.fn(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

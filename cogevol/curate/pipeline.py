@@ -1,0 +1,130 @@
+"""The `filter` stage's library: deduplicated requests in, admissible prompts out.
+
+Every record is checked on all seven axes independently (one failure does not hide another);
+kept records become prompts for distillation, dropped ones are written with all their reasons,
+and per-axis / per-reason counts become DVC and MLflow metrics.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from cogevol.curate.base import AXES, Verdict
+from cogevol.curate.rules import default_filters
+from cogevol.progress import Progress
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class FilterStats:
+    input: int = 0
+    kept: int = 0
+    dropped: int = 0
+    routed: int = 0
+    judge_errors: int = 0
+    by_axis: Counter = field(default_factory=Counter)
+    by_reason: Counter = field(default_factory=Counter)
+    kept_by_category: Counter = field(default_factory=Counter)
+
+    def as_metrics(self) -> dict:
+        return {
+            "input": self.input, "kept": self.kept, "dropped": self.dropped, "routed": self.routed,
+            "judge_errors": self.judge_errors,
+            "keep_rate": round(self.kept / self.input, 4) if self.input else 0.0,
+            "dropped_by_axis": {a: self.by_axis.get(a, 0) for a in AXES},
+            "dropped_by_reason": dict(self.by_reason.most_common()),
+            "kept_by_category": dict(self.kept_by_category),
+        }
+
+
+def _reason_kind(v: Verdict) -> str:
+    return f"{v.axis}: {v.reason.split(' (', 1)[0]}"
+
+
+def to_prompt(rec: dict) -> dict:
+    """The prompt record that distillation reads."""
+    return {
+        "id": rec["id"], "prompt": rec["request"], "category": rec["category"], "subcategory": rec.get("subcategory"),
+        "lang": rec.get("lang"), "locale": rec.get("locale"), "failure": rec.get("failure"),
+        "dedup": rec.get("dedup"), "provenance": rec.get("provenance"),
+    }
+
+
+def _rule_verdicts(records: list[dict], cfg: dict) -> Iterator[tuple[str, list[Verdict], str | None]]:
+    filters = default_filters(cfg)
+    for rec in records:
+        verdicts = [f(rec) for f in filters]
+        yield ("drop" if any(not v.keep for v in verdicts) else "keep"), verdicts, None
+
+
+def _judge_verdicts(records: list[dict], cfg: dict) -> Iterator[tuple[str, list[Verdict], str | None]]:
+    from cogevol.curate.judge import LLMJudge
+    from cogevol.judge.client import EndpointConfig
+
+    jcfg = dict(cfg.get("judge") or {})
+    concurrency = jcfg.pop("concurrency", 8)
+    judge = LLMJudge(EndpointConfig(**jcfg), concurrency=concurrency)
+    try:
+        batch = 256
+        for s in range(0, len(records), batch):
+            for d in judge.judge_many([r["request"] for r in records[s : s + batch]]):
+                yield {"accept": "keep", "reject": "drop", "route": "route"}[d.decision], d.verdicts, d.error
+    finally:
+        judge.close()
+
+
+def filter_records(records: Iterable[dict], cfg: dict, stats: FilterStats) -> Iterator[tuple[str, dict]]:
+    """Yield (destination, record) with destination in kept / dropped / review."""
+    records = list(records)
+    backend = cfg.get("backend", "rules")
+    if backend not in ("rules", "llm"):
+        raise ValueError(f"filter.backend must be 'rules' or 'llm', got {backend!r}")
+    verdicts = _rule_verdicts(records, cfg) if backend == "rules" else _judge_verdicts(records, cfg)
+    progress = Progress("filter", total=len(records), unit="records")
+    for rec, (decision, vs, error) in zip(records, verdicts):
+        stats.input += 1
+        progress.update()
+        failed = [v for v in vs if not v.keep]
+        admissibility = {v.axis: ("pass" if v.keep else v.reason) for v in vs}
+        if decision == "keep":
+            stats.kept += 1
+            stats.kept_by_category[rec.get("category")] += 1
+            yield "kept", {**to_prompt(rec), "admissibility": admissibility}
+            continue
+        for v in failed:
+            stats.by_axis[v.axis] += 1
+            stats.by_reason[_reason_kind(v)] += 1
+        out = {**rec, "admissibility": admissibility, "drop_reasons": [f"{v.axis}: {v.reason}" for v in failed]}
+        if error:
+            stats.judge_errors += 1
+            out["judge_error"] = error
+        if decision == "drop":
+            stats.dropped += 1
+            yield "dropped", out
+        else:
+            stats.routed += 1
+            yield "review", out
+    progress.done()
+
+
+def run_filter(input_path: str | Path, out_dir: str | Path, cfg: dict) -> FilterStats:
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    stats = FilterStats()
+    records = (orjson.loads(line) for line in Path(input_path).read_bytes().splitlines() if line.strip())
+    files = {name: open(out / f"{name}.jsonl", "wb") for name in ("kept", "dropped", "review")}
+    try:
+        for dest, rec in filter_records(records, cfg, stats):
+            files[dest].write(orjson.dumps(rec) + b"\n")
+    finally:
+        for f in files.values():
+            f.close()
+    (out / "kept.jsonl").replace(out / "prompts.jsonl")
+    return stats

@@ -1,0 +1,1 @@
+"""LLM / VLM judges behind an OpenAI-compatible endpoint (vLLM server or a hosted API)."""

@@ -1,0 +1,44 @@
+"""DVC stage `dedup`: mined requests -> near-duplicate-free requests + audit CSVs."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import start, write_metrics  # noqa: E402
+
+from cogevol.dedup.pipeline import DedupConfig  # noqa: E402
+from cogevol.dedup.records import dedup_file  # noqa: E402
+from cogevol.plots import histogram  # noqa: E402
+from cogevol.tracking import stage_run  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--input", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--metrics", required=True)
+    ap.add_argument("--plot", required=True, help="CSV of group sizes for `dvc plots`")
+    a = ap.parse_args()
+    params = dict(start("dedup"))
+    field = params.pop("field", "request")
+    with stage_run("dedup", params) as run:
+        res, summary = dedup_file(a.input, field, a.out, DedupConfig(**params), survivors=True)
+        write_metrics(a.metrics, summary)
+        run.log_metrics({k: v for k, v in summary.items() if k != "config"})
+        sizes = Counter(res.semantic_rep.tolist()).values()
+        hist = Counter(sizes)
+        with open(a.plot, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["group_size", "groups"])
+            w.writerows(sorted(hist.items()))
+        run.log_figure(histogram(list(sizes), "semantic group sizes", "requests per group"), "dedup_group_sizes.png")
+        run.log_artifact(Path(a.out) / "vetoed_links.csv")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""DVC stage `filter`: deduplicated requests -> admissible prompts (seven axes, with reasons)."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import start, write_metrics  # noqa: E402
+
+from cogevol.curate.pipeline import run_filter  # noqa: E402
+from cogevol.plots import barh  # noqa: E402
+from cogevol.tracking import stage_run  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--input", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--metrics", required=True)
+    ap.add_argument("--plot", required=True, help="CSV of drops per reason for `dvc plots`")
+    a = ap.parse_args()
+    params = start("filter")
+    with stage_run("filter", params) as run:
+        stats = run_filter(a.input, a.out, params)
+        metrics = stats.as_metrics()
+        write_metrics(a.metrics, metrics)
+        run.log_metrics(metrics)
+        with open(a.plot, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["reason", "count"])
+            w.writerows(sorted(metrics["dropped_by_reason"].items(), key=lambda kv: -kv[1]))
+        if metrics["dropped_by_reason"]:
+            run.log_figure(barh(metrics["dropped_by_reason"], "dropped requests by reason"), "filter_reasons.png")
+
+
+if __name__ == "__main__":
+    main()
