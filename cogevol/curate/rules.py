@@ -138,7 +138,7 @@ class DependencyFilter(PatternFilter):
         "private back end": [
             r"\b(our|my|company|internal|private)\s+(internal\s+)?(api|server|backend|database|system|sap)\b",
             r"internal\s+api", r"内部(api|接口|系统)?", r"公司的(系统|数据|接口)", r"社内", r"회사\s*내부",
-            r"(api|servidor)\s+(privad[ao]|interno)", r"serveur\s+interne", r"internen?\s+\w*system", r"servidor\s+privado",
+            r"(api|servidor)\s+(privad[ao]|interno)", r"serveur\s+interne", r"internen?\s+[\w-]*system", r"servidor\s+privado",
         ],
         "personal account or file": [
             r"\bmy\s+(google\s+drive|figma|dropbox|stripe|notion|onedrive)", r"(secret|api)\s+key", r"我的?figma", r"网盘",

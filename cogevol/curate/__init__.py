@@ -1,0 +1,1 @@
+"""Admissibility filtering on the seven Cookie-Bench axes (rules, optional LLM judge)."""

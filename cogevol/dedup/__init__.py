@@ -1,0 +1,1 @@
+"""Query deduplication: normalisation, exact, SimHash, TF-IDF, verification, audit CSVs."""

@@ -1,0 +1,1 @@
+"""Production traffic: schema, readers, PII scrubbing, classification, mining, the sample generator."""

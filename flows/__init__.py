@@ -1,0 +1,1 @@
+"""Prefect flows that drive the DVC stages in DAG order."""

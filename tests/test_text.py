@@ -1,0 +1,31 @@
+from cogevol.text import detect_script_lang, normalize, numbers, shingle_text, tokens
+
+
+def test_normalize_folds_case_width_punctuation_and_space():
+    assert normalize("  Ｈｅｌｌｏ,   WORLD!! ") == "hello, world"
+    assert normalize("ＡＢＣ１２３？") == "abc123"
+
+
+def test_normalize_is_chinese_aware():
+    # ideographic punctuation maps, spaces between CJK characters are spacing noise
+    assert normalize("「请帮我 做一个 课件」。") == "请帮我做一个课件"
+    assert normalize("用 Ｈ Ｔ Ｍ Ｌ 做一个游戏！") == normalize("用HTML做一个游戏")
+
+
+def test_korean_keeps_its_spaces():
+    assert normalize("웹페이지 만들어줘") == "웹페이지 만들어줘"
+
+
+def test_shingle_text_drops_inner_punctuation():
+    assert shingle_text(normalize("a quiz, with a timer; please")) == "a quiz with a timer please"
+
+
+def test_tokens_split_scripts():
+    assert tokens("用python做html页面12个") == ["用", "python", "做", "html", "页", "面", "12", "个"]
+    assert numbers("grade 7, 10.5 slides") == ["7", "10.5"]
+
+
+def test_language_guess():
+    assert detect_script_lang("做一个课件") == "zh"
+    assert detect_script_lang("スライドを作って") == "ja"
+    assert detect_script_lang("Crea una presentación sobre el sistema solar") == "es"
