@@ -10,6 +10,7 @@ instructions (when a path is given).
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -49,10 +50,10 @@ class ShortQueries:
             "en": [w for w in wordfreq.top_n_list("en", vocab_size) if w.isalpha() and w.isascii() and len(w) >= 4][300:],
             "zh": [w for w in wordfreq.top_n_list("zh", vocab_size) if len(w) >= 2 and all("\u4e00" <= c <= "\u9fff" for c in w)][200:],
         }
-        self.weights = {k: [1 / (i + 50) for i in range(len(v))] for k, v in self.words.items()}
+        self.cum_weights = {k: list(itertools.accumulate(1 / (i + 50) for i in range(len(v)))) for k, v in self.words.items()}
 
     def _word(self, rng: random.Random, lang: str) -> str:
-        return rng.choices(self.words[lang], self.weights[lang])[0]
+        return rng.choices(self.words[lang], cum_weights=self.cum_weights[lang])[0]
 
     def slots(self, rng: random.Random, lang: str) -> dict:
         return {"lang": lang, "t": rng.randrange(6), "v": rng.choice(self.VERBS[lang]), "a": rng.choice(self.ARTIFACTS[lang]),

@@ -16,7 +16,7 @@ import numpy as np
 
 from cogevol.dedup import cluster, simhash, tfidf
 from cogevol.dedup.ngrams import char_ngrams, multi_ngrams
-from cogevol.dedup.verify import same_request
+from cogevol.dedup.verify import verify_pairs
 from cogevol.text import normalize, shingle_text
 
 log = logging.getLogger(__name__)
@@ -29,11 +29,14 @@ class DedupConfig:
 
     simhash_ngram: int = 2  # character n for SimHash features
     simhash_max_distance: int = 3  # link fingerprints at Hamming distance <= this
-    simhash_bucket_window: int = 256  # neighbours compared inside one band bucket
+    simhash_bucket_window: int = 64  # neighbours compared inside one band bucket
     tfidf_ngrams: tuple[int, ...] = (2, 3)  # character n-gram sizes for TF-IDF
     tfidf_threshold: float = 0.7  # link pairs at cosine >= this
-    tfidf_work_budget: float = 2e9  # sum of df^2 allowed in the candidate product
+    tfidf_prefix: int = 3  # rarest shareable n-grams per text that generate candidates
+    tfidf_min_shared: int = 2  # prefix n-grams a candidate must share
+    tfidf_max_df: int | None = 500  # n-grams in more texts than this never generate candidates
     verify: bool = True  # veto links whose token difference shows a different request
+    workers: int = 2  # processes for the TF-IDF join and verification
 
     def __post_init__(self) -> None:
         self.tfidf_ngrams = tuple(self.tfidf_ngrams)
@@ -55,17 +58,14 @@ class DedupResult:
     summary: dict = field(default_factory=dict)
 
 
-def _verify(stage: str, norm: list[str], i: np.ndarray, j: np.ndarray, score: np.ndarray, enabled: bool,
+def _verify(stage: str, norm: list[str], i: np.ndarray, j: np.ndarray, score: np.ndarray, cfg: DedupConfig,
             vetoed: list, rows: np.ndarray) -> np.ndarray:
     """Boolean mask of accepted links; vetoed ones are recorded with their reason."""
-    keep = np.ones(len(i), bool)
-    if not enabled:
-        return keep
-    for k, (a, b) in enumerate(zip(i.tolist(), j.tolist())):
-        ok, why = same_request(norm[a], norm[b])
-        if not ok:
-            keep[k] = False
-            vetoed.append((stage, int(rows[a]), int(rows[b]), float(score[k]), why))
+    if not cfg.verify:
+        return np.ones(len(i), bool)
+    keep, reasons = verify_pairs(norm, i, j, cfg.workers)
+    for k in sorted(reasons):
+        vetoed.append((stage, int(rows[i[k]]), int(rows[j[k]]), float(score[k]), reasons[k]))
     return keep
 
 
@@ -102,7 +102,7 @@ def dedup(ids: list[str], texts: list[str], cfg: DedupConfig | None = None) -> D
     has_grams = np.bincount(d, minlength=len(shingles)) > 0
     real = has_grams[si] & has_grams[sj]  # texts too short for n-grams all hash to 0
     si, sj, sd = si[real], sj[real], sd[real]
-    ok = _verify("simhash", u_norm, si, sj, sd, cfg.verify, vetoed, u_rows)
+    ok = _verify("simhash", u_norm, si, sj, sd, cfg, vetoed, u_rows)
     sim_pairs = (int(len(si)), int(ok.sum()))
     si, sj, sd = si[ok], sj[ok], sd[ok]
     lex_label = cluster.components(len(u_rows), si, sj)
@@ -117,9 +117,10 @@ def dedup(ids: list[str], texts: list[str], cfg: DedupConfig | None = None) -> D
     lex_sh = [shingles[k] for k in lex_nodes.tolist()]
     d, g = multi_ngrams(lex_sh, cfg.tfidf_ngrams)
     X, df = tfidf.tfidf_matrix(d, g, len(lex_sh))
-    ti, tj, tc, tstats = tfidf.similar_pairs(X, df, cfg.tfidf_threshold, cfg.tfidf_work_budget)
+    ti, tj, tc, tstats = tfidf.similar_pairs(X, df, cfg.tfidf_threshold, cfg.tfidf_prefix, cfg.tfidf_min_shared,
+                                             cfg.tfidf_max_df, cfg.workers)
     lex_norm = [u_norm[k] for k in lex_nodes.tolist()]
-    ok = _verify("tfidf", lex_norm, ti, tj, tc, cfg.verify, vetoed, u_rows[lex_nodes])
+    ok = _verify("tfidf", lex_norm, ti, tj, tc, cfg, vetoed, u_rows[lex_nodes])
     tf_pairs = (int(len(ti)), int(ok.sum()))
     ti, tj, tc = ti[ok], tj[ok], tc[ok]
     sem_label = cluster.components(len(lex_nodes), ti, tj)

@@ -8,23 +8,25 @@ pass near-linear instead of all-pairs; every candidate is then checked on the fu
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from cogevol.dedup.ngrams import splitmix64
 
 BITS = 64
 
 
-def fingerprints(doc: np.ndarray, gram: np.ndarray, n_docs: int, chunk: int = 1 << 20) -> np.ndarray:
-    """64-bit SimHash per document (occurrence-weighted), as uint64. Docs without n-grams get 0."""
-    acc = np.zeros((n_docs, BITS), dtype=np.int32)
-    h = splitmix64(gram)
-    for s in range(0, len(doc), chunk):
-        d, hh = doc[s : s + chunk], h[s : s + chunk]
-        # bit b of each hash as +1/-1 (little-endian byte order so column b is bit b)
-        bits = np.unpackbits(hh.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-        signs = bits.astype(np.int16) * 2 - 1
-        starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]])  # doc is sorted: contiguous runs
-        acc[d[starts]] += np.add.reduceat(signs, starts, axis=0)
+def fingerprints(doc: np.ndarray, gram: np.ndarray, n_docs: int) -> np.ndarray:
+    """64-bit SimHash per document (occurrence-weighted), as uint64. Docs without n-grams get 0.
+
+    One sparse product does the accumulation: (docs x distinct n-grams counts) @ (n-grams x 64
+    signs), so the cost is one pass over the n-gram occurrences."""
+    if len(doc) == 0:
+        return np.zeros(n_docs, np.uint64)
+    vocab, col = np.unique(gram, return_inverse=True)
+    counts = sp.csr_matrix((np.ones(len(doc), np.float32), (doc, col.ravel())), shape=(n_docs, len(vocab)))
+    h = splitmix64(vocab)
+    signs = ((h[:, None] >> np.arange(BITS, dtype=np.uint64)) & np.uint64(1)).astype(np.float32) * 2 - 1
+    acc = counts @ signs
     weights = np.uint64(1) << np.arange(BITS, dtype=np.uint64)
     return ((acc > 0).astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
 
@@ -33,40 +35,37 @@ def hamming(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.bitwise_count(a ^ b).astype(np.int64)
 
 
-def close_pairs(fp: np.ndarray, max_distance: int, max_bucket_window: int = 256) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def close_pairs(fp: np.ndarray, max_distance: int, max_bucket_window: int = 64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All pairs (i < j) with Hamming(fp[i], fp[j]) <= max_distance, found through k+1 bands.
 
-    Within a band, items are sorted by (band value, fingerprint) and compared with the next
-    `max_bucket_window` items of the same band value: exhaustive for buckets up to that size;
-    in larger buckets (thousands of near-identical texts) close fingerprints sort together, so
-    connected components still join them. Returns (i, j, distance)."""
+    Within a band, items are sorted by (band value, fingerprint) and each is compared with the
+    next `max_bucket_window` items of the same band value: exhaustive for buckets up to that
+    size; in larger buckets (thousands of near-identical texts) close fingerprints sort
+    together, so connected components still join them. Distances are checked as candidates are
+    made, so memory stays proportional to the close pairs. Returns (i, j, distance)."""
     n = len(fp)
+    e = np.zeros(0, np.int64)
     if n < 2:
-        e = np.zeros(0, np.int64)
         return e, e, e
     bands = max_distance + 1
     width = BITS // bands
     found_i, found_j = [], []
     for b in range(bands):
-        shift = np.uint64(b * width)
-        mask = np.uint64((1 << width) - 1) if (b < bands - 1) else np.uint64((1 << (BITS - b * width)) - 1)
-        key = (fp >> shift) & mask
+        bits = width if b < bands - 1 else BITS - b * width
+        key = (fp >> np.uint64(b * width)) & np.uint64((1 << bits) - 1)
         order = np.lexsort((fp, key))
-        ks = key[order]
+        ks, fs = key[order], fp[order]
         for d in range(1, min(max_bucket_window, n - 1) + 1):
             same = np.flatnonzero(ks[:-d] == ks[d:])
             if len(same) == 0:
                 break
-            found_i.append(order[same])
-            found_j.append(order[same + d])
+            close = same[np.bitwise_count(fs[same] ^ fs[same + d]) <= max_distance]
+            found_i.append(order[close])
+            found_j.append(order[close + d])
     if not found_i:
-        e = np.zeros(0, np.int64)
         return e, e, e
-    i = np.concatenate(found_i)
-    j = np.concatenate(found_j)
-    lo, hi = np.minimum(i, j), np.maximum(i, j)
-    pair = np.unique(lo.astype(np.int64) * n + hi)
+    i, j = np.concatenate(found_i), np.concatenate(found_j)
+    lo, hi = np.minimum(i, j).astype(np.int64), np.maximum(i, j).astype(np.int64)
+    pair = np.unique(lo * n + hi)
     lo, hi = pair // n, pair % n
-    dist = hamming(fp[lo], fp[hi])
-    keep = dist <= max_distance
-    return lo[keep], hi[keep], dist[keep]
+    return lo, hi, hamming(fp[lo], fp[hi])

@@ -1,22 +1,26 @@
 """Character n-gram TF-IDF and a cosine self-join that never goes quadratic.
 
-Candidates come from a sparse product over *rarer* n-grams only. Dense common n-grams (CJK
-bigrams like 一个 or 的, boilerplate like "make a") would make X·Xᵀ explode, so features are
-split by document frequency into rare (df <= max_df) and common. For any pair,
+Candidates are generated on rare n-grams only, then verified with their exact cosine:
 
-    cos(x, y) = x_rare·y_rare + x_common·y_common <= x_rare·y_rare + |x_common| |y_common|
+* every document indexes its `prefix` rarest n-grams that at least one other document has
+  (2 <= df <= `max_df`); boilerplate and dense common n-grams (CJK bigrams like 一个 or 的,
+  "make a") are never used to generate candidates, which is what keeps the product small;
+* a pair is a candidate when one document's prefix shares at least `min_shared` n-grams with
+  the other document (all of them when the prefix is shorter);
+* each candidate's exact cosine on the full TF-IDF vectors decides.
 
-so a pair can reach the threshold t only if its rare-feature product is at least
-t - |x_common||y_common|. The rare product is computed in row blocks; each surviving candidate
-is verified with its exact cosine. Pairs with no rare feature in common can only qualify when
-both documents are dominated by common n-grams (|x_common| >= t); those few documents are
-compared among themselves exactly. max_df is chosen from a work budget (sum of df² over rare
-features), so the cost stays bounded on any input.
+Near-duplicates share their rare n-grams, so they meet in the prefix; two requests that only
+share boilerplate do not. This is an index, not an exhaustive join: with `prefix` large,
+`max_df` unbounded and `min_shared=1` it degenerates to the exact all-pairs result (tests check
+that); the defaults trade a sliver of recall on distant pairs for linear-ish cost (benchmarks/).
+Row blocks run in `workers` forked processes.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing as mp
+import os
 
 import numpy as np
 import scipy.sparse as sp
@@ -32,85 +36,101 @@ def tfidf_matrix(doc: np.ndarray, gram: np.ndarray, n_docs: int) -> tuple[sp.csr
     df = np.bincount(X.indices, minlength=len(vocab))
     idf = (np.log((1 + n_docs) / (1 + df)) + 1).astype(np.float32)
     X.data = (1 + np.log(X.data)) * idf[X.indices]
-    norms = np.sqrt(np.bincount(np.repeat(np.arange(n_docs), np.diff(X.indptr)), weights=X.data.astype(np.float64) ** 2, minlength=n_docs))
+    lengths = np.diff(X.indptr)
+    norms = np.sqrt(np.bincount(np.repeat(np.arange(n_docs), lengths), weights=X.data.astype(np.float64) ** 2, minlength=n_docs))
     norms[norms == 0] = 1
-    X.data /= np.repeat(norms, np.diff(X.indptr)).astype(np.float32)
+    X.data /= np.repeat(norms, lengths).astype(np.float32)
     return X, df
 
 
-def choose_max_df(df: np.ndarray, budget: float, floor: int = 2) -> int:
-    """Largest max_df such that sum(df² for df <= max_df) stays within the work budget."""
-    values, counts = np.unique(df, return_counts=True)
-    cost = np.cumsum(values.astype(np.float64) ** 2 * counts)
-    ok = values[cost <= budget]
-    return int(max(ok[-1] if len(ok) else floor, floor))
+def prefix_matrix(X: sp.csr_matrix, df: np.ndarray, prefix: int, max_df: int | None) -> sp.csr_matrix:
+    """Binary matrix of each row's `prefix` rarest shareable features (ties by feature id)."""
+    n = X.shape[0]
+    row = np.repeat(np.arange(n), np.diff(X.indptr))
+    dfe = df[X.indices]
+    ok = dfe >= 2
+    if max_df is not None:
+        ok &= dfe <= max_df
+    order = np.lexsort((X.indices, dfe, row))
+    order = order[ok[order]]
+    r = row[order]
+    first = np.r_[True, r[1:] != r[:-1]] if len(r) else np.zeros(0, bool)
+    start = np.maximum.accumulate(np.where(first, np.arange(len(r)), 0)) if len(r) else r
+    sel = order[(np.arange(len(r)) - start) < prefix]
+    return sp.csr_matrix((np.ones(len(sel), np.float32), (row[sel], X.indices[sel])), shape=X.shape)
 
 
-def _row_norms(M: sp.csr_matrix) -> np.ndarray:
-    return np.sqrt(np.asarray(M.multiply(M).sum(axis=1)).ravel())
+_STATE: dict = {}
 
 
-def _exact_cosine(X: sp.csr_matrix, a: np.ndarray, b: np.ndarray, chunk: int = 1 << 18) -> np.ndarray:
-    out = np.empty(len(a))
-    for s in range(0, len(a), chunk):
-        out[s : s + chunk] = np.asarray(X[a[s : s + chunk]].multiply(X[b[s : s + chunk]]).sum(axis=1)).ravel()
-    return out
+def _block(bounds: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Candidates whose prefix lies in rows [s, e), verified; returns pairs at >= threshold."""
+    s, e = bounds
+    X, P, BT, plen, need, t = (_STATE[k] for k in ("X", "P", "BT", "plen", "need", "t"))
+    C = (P[s:e] @ BT).tocoo()
+    i = C.row.astype(np.int64) + s
+    j = C.col.astype(np.int64)
+    m = (i != j) & (C.data >= np.minimum(need, plen[i]))
+    lo, hi = np.minimum(i[m], j[m]), np.maximum(i[m], j[m])
+    n = X.shape[0]
+    pair = np.unique(lo * n + hi)
+    lo, hi = pair // n, pair % n
+    cos = np.empty(len(lo), np.float32)
+    step = 1 << 17
+    for k in range(0, len(lo), step):
+        a, b = lo[k : k + step], hi[k : k + step]
+        cos[k : k + step] = np.asarray(X[a].multiply(X[b]).sum(axis=1)).ravel()
+    keep = cos >= t
+    return lo[keep], hi[keep], cos[keep], len(lo)
 
 
 def similar_pairs(
     X: sp.csr_matrix,
     df: np.ndarray,
     threshold: float,
-    work_budget: float = 2e9,
-    block_rows: int = 2048,
-    max_common_only: int = 20000,
+    prefix: int = 3,
+    min_shared: int = 2,
+    max_df: int | None = 500,
+    workers: int = 1,
+    block_rows: int = 4096,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
-    """All pairs (i < j) with cosine >= threshold. Returns (i, j, cosine, stats)."""
+    """Pairs (i < j) with cosine(X[i], X[j]) >= threshold among prefix candidates.
+
+    Returns (i, j, cosine, stats)."""
     n = X.shape[0]
-    eps = 1e-6
-    max_df = choose_max_df(df, work_budget)
-    rare = df <= max_df
-    Xr = sp.csr_matrix(X[:, np.flatnonzero(rare)])
-    nc = _row_norms(X[:, np.flatnonzero(~rare)]) if (~rare).any() else np.zeros(n)
-    XrT = sp.csr_matrix(Xr.T)
-    cand_i, cand_j = [], []
-    for s in range(0, n, block_rows):
-        C = (Xr[s : s + block_rows] @ XrT).tocoo()
-        i = C.row.astype(np.int64) + s
-        j = C.col.astype(np.int64)
-        ok = (i < j) & (C.data + nc[i] * nc[j] >= threshold - eps)
-        cand_i.append(i[ok])
-        cand_j.append(j[ok])
-    # documents dominated by common n-grams: compared among themselves on all features
-    q = np.flatnonzero(nc >= threshold - eps)
-    common_only_skipped = 0
-    if 1 < len(q) <= max_common_only:
-        Xq = X[q]
-        for s in range(0, len(q), block_rows):
-            C = (Xq[s : s + block_rows] @ Xq.T).tocoo()
-            i, j = C.row.astype(np.int64) + s, C.col.astype(np.int64)
-            ok = (i < j) & (C.data >= threshold - eps)
-            cand_i.append(q[i[ok]])
-            cand_j.append(q[j[ok]])
-    elif len(q) > max_common_only:
-        common_only_skipped = len(q)
-        log.warning("tfidf: %d documents made almost only of common n-grams are not compared among themselves "
-                    "(raise dedup.tfidf_work_budget)", len(q))
-    i = np.concatenate(cand_i) if cand_i else np.zeros(0, np.int64)
-    j = np.concatenate(cand_j) if cand_j else np.zeros(0, np.int64)
-    pair = np.unique(i * n + j)
-    i, j = pair // n, pair % n
-    cos = _exact_cosine(X, i, j)
-    keep = cos >= threshold
-    stats = {"max_df": max_df, "rare_features": int(rare.sum()), "features": int(len(df)),
-             "candidates": int(len(i)), "pairs": int(keep.sum()), "common_only_docs": int(len(q)),
-             "common_only_skipped": common_only_skipped}
-    log.info("tfidf: max_df=%d, %d candidate pairs, %d at cosine >= %.2f", max_df, len(i), int(keep.sum()), threshold)
-    return i[keep], j[keep], cos[keep], stats
+    P = prefix_matrix(X, df, prefix, max_df)
+    B = sp.csr_matrix((np.ones(X.nnz, np.float32), X.indices, X.indptr), shape=X.shape)
+    _STATE.update(X=X, P=P, BT=sp.csr_matrix(B.T), plen=np.diff(P.indptr), need=min_shared, t=threshold)
+    blocks = [(s, min(s + block_rows, n)) for s in range(0, n, block_rows)]
+    try:
+        if workers > 1 and len(blocks) > 1 and "fork" in mp.get_all_start_methods():
+            with mp.get_context("fork").Pool(workers) as pool:
+                parts = pool.map(_block, blocks, chunksize=1)
+        else:
+            parts = [_block(b) for b in blocks]
+    finally:
+        _STATE.clear()
+    candidates = sum(p[3] for p in parts)
+    e = np.zeros(0, np.int64)
+    i = np.concatenate([p[0] for p in parts]) if parts else e
+    j = np.concatenate([p[1] for p in parts]) if parts else e
+    c = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0, np.float32)
+    pair, first = np.unique(i * n + j, return_index=True)  # a pair can be found from both ends
+    i, j, c = pair // n, pair % n, c[first].astype(np.float64)
+    no_prefix = int((np.diff(P.indptr) == 0).sum())
+    stats = {"candidates": int(candidates), "pairs": int(len(i)), "docs_without_prefix": no_prefix,
+             "prefix": prefix, "min_shared": min_shared, "max_df": max_df}
+    log.info("tfidf: %d candidate pairs, %d at cosine >= %.2f (%d docs without a shareable rare n-gram)",
+             candidates, len(i), threshold, no_prefix)
+    return i, j, c, stats
+
+
+def default_workers() -> int:
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 
 
 def all_pairs_baseline(X: sp.csr_matrix, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Dense all-pairs cosine: the quadratic reference that benchmarks compare against."""
+    """Dense all-pairs cosine: the quadratic reference that benchmarks and tests compare against."""
     D = (X @ X.T).toarray()
     i, j = np.nonzero(np.triu(D >= threshold, k=1))
     return i, j, D[i, j]
