@@ -91,6 +91,7 @@ def dedup(ids: list[str], texts: list[str], cfg: DedupConfig | None = None) -> D
     node_of_row[:] = node_index[exact_of]
     support = np.bincount(node_of_row, minlength=len(u_rows))
     timings["exact_s"] = time.perf_counter() - t
+    log.info("dedup: %d texts, %d distinct after normalisation (%.1fs)", n, len(u_rows), time.perf_counter() - t0)
 
     # SimHash over character n-grams of the punctuation-free text
     t = time.perf_counter()
@@ -109,6 +110,8 @@ def dedup(ids: list[str], texts: list[str], cfg: DedupConfig | None = None) -> D
     lex_rep_node = cluster.elect(lex_label, support, u_rows)
     sim_partner, sim_dist = cluster.strongest_link(len(u_rows), si, sj, sd, higher_is_better=False)
     timings["simhash_s"] = time.perf_counter() - t
+    log.info("dedup: SimHash linked %d of %d candidate pairs -> %d lexical groups (%.1fs)",
+             sim_pairs[1], sim_pairs[0], len(np.unique(lex_rep_node)), timings["simhash_s"])
 
     # TF-IDF over lexical representatives only
     t = time.perf_counter()
@@ -127,6 +130,8 @@ def dedup(ids: list[str], texts: list[str], cfg: DedupConfig | None = None) -> D
     sem_rep_local = cluster.elect(sem_label, lex_support, u_rows[lex_nodes])
     tf_partner, tf_cos = cluster.strongest_link(len(lex_nodes), ti, tj, tc, higher_is_better=True)
     timings["tfidf_s"] = time.perf_counter() - t
+    log.info("dedup: TF-IDF linked %d of %d pairs -> %d groups (%.1fs)", tf_pairs[1], tf_pairs[0],
+             len(np.unique(sem_rep_local)), timings["tfidf_s"])
 
     # map everything back to rows
     lex_rep_row = u_rows[lex_rep_node][node_of_row]
