@@ -11,11 +11,12 @@ import json
 import sys
 from pathlib import Path
 
+from cogevol.dedup.pipeline import DedupConfig
 from cogevol.logs import setup_logging
+from cogevol.traffic.mine import MineConfig
 
 
 def _cmd_dedup(a: argparse.Namespace) -> int:
-    from cogevol.dedup.pipeline import DedupConfig
     from cogevol.dedup.records import RecordError, dedup_file
 
     cfg = DedupConfig(simhash_ngram=a.simhash_ngram, simhash_max_distance=a.simhash_distance,
@@ -30,7 +31,7 @@ def _cmd_dedup(a: argparse.Namespace) -> int:
 
 
 def _cmd_mine(a: argparse.Namespace) -> int:
-    from cogevol.traffic.mine import MineConfig, run_mine
+    from cogevol.traffic.mine import run_mine
     from cogevol.traffic.readers import InputError
 
     try:
@@ -75,9 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--field", required=True, help="text field to deduplicate")
     d.add_argument("--out", required=True, help="output directory for the CSVs")
     d.add_argument("--id-field", default="id")
-    d.add_argument("--simhash-ngram", type=int, default=2)
-    d.add_argument("--simhash-distance", type=int, default=3)
-    d.add_argument("--tfidf-threshold", type=float, default=0.7)
+    d.add_argument("--simhash-ngram", type=int, default=DedupConfig.simhash_ngram)
+    d.add_argument("--simhash-distance", type=int, default=DedupConfig.simhash_max_distance)
+    d.add_argument("--tfidf-threshold", type=float, default=DedupConfig.tfidf_threshold)
     d.add_argument("--no-verify", action="store_true", help="link on similarity alone (Cookie-Bench behaviour)")
     d.add_argument("--survivors", action="store_true", help="also write deduped.jsonl with the surviving records")
     d.set_defaults(fn=_cmd_dedup)
@@ -85,8 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("mine", help="parse, validate, scrub and classify production traffic")
     m.add_argument("--input", required=True, nargs="+", help="files or directories: .jsonl, .jsonl.gz, .parquet, datasets paths")
     m.add_argument("--out", required=True)
-    m.add_argument("--regen-threshold", type=int, default=2)
-    m.add_argument("--edit-threshold", type=int, default=3)
+    m.add_argument("--regen-threshold", type=int, default=MineConfig.regen_threshold)
+    m.add_argument("--edit-threshold", type=int, default=MineConfig.edit_threshold)
     m.add_argument("--keep-off-scope", action="store_true")
     m.set_defaults(fn=_cmd_mine)
 

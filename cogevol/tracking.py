@@ -67,9 +67,11 @@ class StageRun:
         flat = {k: float(v) for k, v in flatten(metrics).items() if isinstance(v, int | float) and not isinstance(v, bool)}
         self._guard("metrics", lambda: mlflow.log_metrics(flat, step=step))
         if self.parent_id:  # the parent shows each stage's headline numbers side by side
-            client = mlflow.MlflowClient()
+            from mlflow.entities import Metric
+
             ts = int(time.time() * 1000)
-            self._guard("parent metrics", lambda: [client.log_metric(self.parent_id, f"{self.stage}.{k}", v, ts) for k, v in flat.items()])
+            batch = [Metric(f"{self.stage}.{k}", v, ts, step or 0) for k, v in flat.items()]
+            self._guard("parent metrics", lambda: mlflow.MlflowClient().log_batch(self.parent_id, metrics=batch))
 
     def log_dict(self, obj: dict, name: str) -> None:
         import mlflow

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 from cogevol.config import stage_params
@@ -18,3 +20,11 @@ def write_metrics(path: str | Path, metrics: dict) -> None:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def write_csv(path: str | Path, header: list[str], rows: Iterable[Iterable]) -> None:
+    """A small CSV for `dvc plots` (cache: false outputs)."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)

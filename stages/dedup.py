@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import start, write_metrics  # noqa: E402
+from _common import start, write_csv, write_metrics  # noqa: E402
 
 from cogevol.dedup.pipeline import DedupConfig  # noqa: E402
 from cogevol.dedup.records import dedup_file  # noqa: E402
@@ -31,11 +30,7 @@ def main() -> None:
         write_metrics(a.metrics, summary)
         run.log_metrics({k: v for k, v in summary.items() if k != "config"})
         sizes = Counter(res.semantic_rep.tolist()).values()
-        hist = Counter(sizes)
-        with open(a.plot, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["group_size", "groups"])
-            w.writerows(sorted(hist.items()))
+        write_csv(a.plot, ["group_size", "groups"], sorted(Counter(sizes).items()))
         run.log_figure(histogram(list(sizes), "semantic group sizes", "requests per group"), "dedup_group_sizes.png")
         run.log_artifact(Path(a.out) / "vetoed_links.csv")
 

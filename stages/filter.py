@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import start, write_metrics  # noqa: E402
+from _common import start, write_csv, write_metrics  # noqa: E402
 
 from cogevol.curate.pipeline import run_filter  # noqa: E402
 from cogevol.plots import barh  # noqa: E402
@@ -28,10 +27,7 @@ def main() -> None:
         metrics = stats.as_metrics()
         write_metrics(a.metrics, metrics)
         run.log_metrics(metrics)
-        with open(a.plot, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["reason", "count"])
-            w.writerows(sorted(metrics["dropped_by_reason"].items(), key=lambda kv: -kv[1]))
+        write_csv(a.plot, ["reason", "count"], sorted(metrics["dropped_by_reason"].items(), key=lambda kv: -kv[1]))
         if metrics["dropped_by_reason"]:
             run.log_figure(barh(metrics["dropped_by_reason"], "dropped requests by reason"), "filter_reasons.png")
 

@@ -19,11 +19,11 @@ Row blocks run in `workers` forked processes.
 from __future__ import annotations
 
 import logging
-import multiprocessing as mp
-import os
 
 import numpy as np
 import scipy.sparse as sp
+
+from cogevol.parallel import fork_map
 
 log = logging.getLogger(__name__)
 
@@ -103,11 +103,7 @@ def similar_pairs(
     _STATE.update(X=X, P=P, BT=sp.csr_matrix(B.T), plen=np.diff(P.indptr), need=min_shared, t=threshold)
     blocks = [(s, min(s + block_rows, n)) for s in range(0, n, block_rows)]
     try:
-        if workers > 1 and len(blocks) > 1 and "fork" in mp.get_all_start_methods():
-            with mp.get_context("fork").Pool(workers) as pool:
-                parts = pool.map(_block, blocks, chunksize=1)
-        else:
-            parts = [_block(b) for b in blocks]
+        parts = fork_map(_block, blocks, workers)
     finally:
         _STATE.clear()
     candidates = sum(p[3] for p in parts)
@@ -123,10 +119,6 @@ def similar_pairs(
     log.info("tfidf: %d candidate pairs, %d at cosine >= %.2f (%d docs without a shareable rare n-gram)",
              candidates, len(i), threshold, no_prefix)
     return i, j, c, stats
-
-
-def default_workers() -> int:
-    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 
 
 def all_pairs_baseline(X: sp.csr_matrix, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -18,12 +18,12 @@ suffixes) is left to the similarity threshold.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 from collections import Counter
 from functools import lru_cache
 
 import numpy as np
 
+from cogevol.parallel import fork_map
 from cogevol.text import is_cjk_token, numbers, tokens
 
 FILLER = frozenset(
@@ -238,11 +238,7 @@ def verify_pairs(texts: list[str], i: np.ndarray, j: np.ndarray, workers: int = 
     global _TEXTS
     _TEXTS = texts
     try:
-        if workers > 1 and len(chunks) > 1 and "fork" in mp.get_all_start_methods():
-            with mp.get_context("fork").Pool(workers) as pool:
-                results = pool.map(_verify_chunk, chunks, chunksize=1)
-        else:
-            results = [_verify_chunk(c) for c in chunks]
+        results = fork_map(_verify_chunk, chunks, workers)
     finally:
         _TEXTS = []
     for c, vetoed in enumerate(results):

@@ -100,9 +100,10 @@ def _read_reason(error: str) -> str:
 def mine_records(raws: Iterable[RawRecord], cfg: MineConfig, stats: MineStats, root: Path | None = None) -> Iterator[tuple[str, dict]]:
     """Yield (destination, record) with destination in requests / failures / off_scope / quarantine."""
     seen: dict[str, str] = {}
+    sources: dict[str, str] = {}
     for raw in raws:
         stats.read += raw.line > 0
-        source = _rel(raw.source, root)
+        source = sources.get(raw.source) or sources.setdefault(raw.source, _rel(raw.source, root))
         if raw.error is not None:
             reason = _read_reason(raw.error)
             stats.quarantined[reason] += 1

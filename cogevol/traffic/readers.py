@@ -73,8 +73,7 @@ def discover(paths: Iterable[str | Path]) -> list[tuple[str, str]]:
 
 
 def _parse_lines(source: str, lines: Iterator[bytes]) -> Iterator[RawRecord]:
-    n = 0
-    for n, raw in enumerate(lines, 1):  # noqa: B007 - n is read after the loop
+    for n, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
             continue  # blank lines are formatting, not data

@@ -88,3 +88,17 @@ def test_cli_contract(tmp_path):
     p = subprocess.run([sys.executable, "-m", "cogevol.cli", "dedup", "--input", str(inp), "--field", "query", "--out", str(out)],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "duplicate id" in p.stderr
+
+
+def test_csv_input_and_survivors(tmp_path):
+    from cogevol.dedup.records import dedup_file
+
+    inp = tmp_path / "q.csv"
+    with open(inp, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "query"])
+        w.writerows(TEXTS.items())
+    _, summary = dedup_file(inp, "query", tmp_path / "out", survivors=True)
+    kept = [orjson.loads(x) for x in (tmp_path / "out" / "deduped.jsonl").read_bytes().splitlines()]
+    assert summary["semantic_groups"] == 4 and [k["id"] for k in kept] == ["a1", "b1", "c1", "d1"]
+    assert kept[0]["dedup"] == {"group_size": 3, "lexical_group_size": 2}
