@@ -17,6 +17,9 @@ def start(stage: str) -> dict:
 
 
 def write_metrics(path: str | Path, metrics: dict) -> None:
+    """The DVC metrics file: results only. Timings and rates (keys ending in _s) go to MLflow,
+    so that dvc.lock changes when results change, not on every run."""
+    metrics = {k: v for k, v in metrics.items() if not k.endswith("_s")}
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
