@@ -1,0 +1,216 @@
+"""A pool of Debian Chromium instances for executing generated pages.
+
+Each page gets a fresh browser context: no cookies, storage or cache shared with any other page.
+The page is served from an in-memory origin; every other request (network, file://, other
+origins) is aborted, navigations away from the page are refused and popups closed. Dialogs are
+dismissed. A page whose script pegs the main thread is stopped with Runtime.terminateExecution;
+a context or browser that stops answering is killed and relaunched, so one hostile page costs
+itself and nothing else. Every Chromium instance carries a unique marker switch, which is how `close()`
+finds and kills anything left behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import shutil
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+PAGE_URL = "http://cogevol.page/index.html"
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # root in CI containers; the page sandbox here is the context + routing
+    "--disable-gpu",
+    "--enable-unsafe-swiftshader",  # WebGL on the CPU
+    "--use-angle=swiftshader",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-quic",
+    "--mute-audio",
+    "--disable-features=Translate,MediaRouter,OptimizationHints",
+]
+
+
+class PageHung(RuntimeError):
+    """The page stopped answering (busy main thread or a wedged renderer)."""
+
+
+def find_chromium() -> str:
+    """COGEVOL_CHROMIUM, else Debian's chromium on PATH; a clear error otherwise."""
+    env = os.environ.get("COGEVOL_CHROMIUM")
+    if env:
+        return env
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    raise RuntimeError("Chromium not found: `apt-get install -y chromium` (infra/setup.sh does it) or set COGEVOL_CHROMIUM")
+
+
+@dataclass
+class BrowserConfig:
+    """Limits for untrusted pages (params.yaml: probe.browser)."""
+
+    instances: int = 1  # Chromium processes in the pool
+    js_heap_mb: int = 256  # V8 heap per page; a page that allocates past it crashes alone
+    load_timeout_ms: int = 3000
+    action_timeout_ms: int = 1500
+    close_timeout_s: float = 2.0
+    executable: str | None = None
+
+
+class _Instance:
+    def __init__(self, playwright, cfg: BrowserConfig):
+        self.pw, self.cfg = playwright, cfg
+        self.browser = None
+        self.profile = ""
+
+    async def launch(self) -> None:
+        self.profile = f"cogevol-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+        self.browser = await self.pw.chromium.launch(
+            executable_path=self.cfg.executable or find_chromium(),
+            # the unknown switch is ignored by Chromium and marks its processes for kill_marked()
+            args=[*CHROMIUM_ARGS, f"--js-flags=--max-old-space-size={self.cfg.js_heap_mb}", f"--cogevol-instance={self.profile}"],
+            handle_sigint=False, handle_sigterm=False, handle_sighup=False,
+        )
+
+    async def relaunch(self) -> None:
+        await self.kill()
+        await self.launch()
+
+    async def kill(self) -> None:
+        if self.browser is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.browser.close(), self.cfg.close_timeout_s)
+        self.browser = None
+        if self.profile:
+            kill_marked(self.profile)
+            self.profile = ""
+
+
+def kill_marked(marker: str) -> int:
+    """Kill the Chromium started with this marker switch and all its descendants
+    (renderers, GPU and utility processes)."""
+    import psutil
+
+    killed = 0
+    for p in psutil.process_iter(["cmdline"]):
+        try:
+            if any(marker in part for part in (p.info["cmdline"] or [])):
+                for q in [*p.children(recursive=True), p]:
+                    with contextlib.suppress(psutil.NoSuchProcess):
+                        q.kill()
+                        killed += 1
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    return killed
+
+
+class BrowserPool:
+    """`async with BrowserPool(cfg) as pool: async with pool.page(html) as page: ...`"""
+
+    def __init__(self, cfg: BrowserConfig | None = None):
+        self.cfg = cfg or BrowserConfig()
+        self._instances: list[_Instance] = []
+        self._next = 0
+        self._pw_cm = None
+        self.relaunches = 0
+
+    async def __aenter__(self) -> BrowserPool:
+        from playwright.async_api import async_playwright
+
+        self._pw_cm = async_playwright()
+        pw = await self._pw_cm.__aenter__()
+        self._instances = [_Instance(pw, self.cfg) for _ in range(max(1, self.cfg.instances))]
+        await asyncio.gather(*(i.launch() for i in self._instances))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await asyncio.gather(*(i.kill() for i in self._instances), return_exceptions=True)
+        self._instances = []
+        if self._pw_cm is not None:
+            with contextlib.suppress(Exception):
+                await self._pw_cm.__aexit__(None, None, None)
+            self._pw_cm = None
+
+    def _pick(self) -> _Instance:
+        inst = self._instances[self._next % len(self._instances)]
+        self._next += 1
+        return inst
+
+    @contextlib.asynccontextmanager
+    async def page(self, html: str, init_scripts: tuple[str, ...] = (), viewport: tuple[int, int] = (1280, 800)) -> AsyncIterator:
+        """A fresh context with one page that will serve `html` at PAGE_URL (not yet loaded)."""
+        inst = self._pick()
+        if inst.browser is None or not inst.browser.is_connected():
+            self.relaunches += 1
+            await inst.relaunch()
+        ctx = await inst.browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
+                                             service_workers="block", accept_downloads=False)
+        body = html.encode("utf-8")
+
+        async def route(r):
+            req = r.request
+            if req.url == PAGE_URL:
+                await r.fulfill(status=200, body=body, headers={"content-type": "text/html; charset=utf-8"})
+            else:
+                await r.abort("blockedbyclient")
+
+        await ctx.route("**/*", route)
+        for script in init_scripts:
+            await ctx.add_init_script(script)
+        ctx.on("page", _close_popup)
+        page = await ctx.new_page()
+        page.set_default_timeout(self.cfg.action_timeout_ms)
+        page.on("dialog", _dismiss)
+        try:
+            yield page
+        except BaseException:
+            await self._dispose(inst, ctx, page, suspect=True)
+            raise
+        await self._dispose(inst, ctx, page, suspect=False)
+
+    async def _dispose(self, inst: _Instance, ctx, page, suspect: bool) -> None:
+        """Close the context; after a failure, first interrupt whatever script may be running
+        (a busy main thread queues every CDP call), and relaunch the browser if it still hangs."""
+        if suspect:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(terminate_scripts(page), 1.0)
+        try:
+            await asyncio.wait_for(ctx.close(), self.cfg.close_timeout_s)
+        except Exception:
+            log.warning("browser: context would not close; relaunching the instance")
+            self.relaunches += 1
+            await inst.relaunch()
+
+
+async def terminate_scripts(page) -> None:
+    """Stop a script that pegs the main thread (CDP calls queue behind it otherwise)."""
+    cdp = await page.context.new_cdp_session(page)
+    await cdp.send("Runtime.terminateExecution")
+
+
+async def _dismiss(dialog) -> None:
+    with contextlib.suppress(Exception):
+        await dialog.dismiss()
+
+
+async def _close_popup(page) -> None:
+    # the context's first page is ours; any later page is a popup the page opened
+    if len(page.context.pages) > 1:
+        with contextlib.suppress(Exception):
+            await page.close()

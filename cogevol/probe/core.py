@@ -1,0 +1,392 @@
+"""Probe one page: load it deterministically, learn what it does by itself, drive every
+operable control with real input, and decide per control whether the visible state responded.
+
+Two counterfactuals answer "would the page have looked like this without the input?":
+
+* twin (default): a second copy of the page runs in lockstep (same seed, same virtual clock,
+  same earlier inputs, same pointer position and focus) and does not receive the input under
+  test; the control is live when the two pages' visible state differs (DOM text, attributes and
+  form state, canvas 2D / WebGL pixels, and a masked screenshot when those agree). After each
+  control the twin receives the same input; if the pages do not converge, the twin is rebuilt
+  by replaying the input history at the same virtual times.
+* baseline (CogEvol's reference): draw-call and DOM-mutation signatures seen during the quiet
+  window are subtracted from those seen after the input; anything new means live.
+
+A control's own echo of the input (the text typed into a field, a checkbox's tick) does not
+count: a form that changes nothing else is dead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from cogevol.browser.pool import PAGE_URL, BrowserPool, terminate_scripts
+
+log = logging.getLogger(__name__)
+
+_HERE = Path(__file__).parent
+_INSTRUMENT = (_HERE / "instrument.js").read_text()
+_PAGE_JS = (_HERE / "page.js").read_text()
+T0 = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Space", "Enter")
+
+
+@dataclass
+class ProbeConfig:
+    """Knobs of the probe (params.yaml: probe)."""
+
+    seed: int = 1234  # seeds Math.random and crypto.getRandomValues
+    quiet_ms: int = 500  # virtual time the page runs on its own before any input
+    quiet_steps: int = 5
+    settle_ms: int = 400  # virtual time after an input before the verdict
+    key_hold_ms: int = 250  # each key is held across this many ms of frames
+    max_controls: int = 16  # operable controls driven per page (document order)
+    method: str = "twin"  # twin | baseline: which counterfactual decides
+    page_timeout_s: float = 10.0  # whole-page budget
+    pixel_check: bool = True  # masked screenshots when DOM and canvas agree
+
+
+@dataclass
+class Control:
+    index: int
+    kind: str
+    tag: str
+    label: str
+    status: str  # operable | not_operable | excluded
+    reason: str = ""
+    verdict: str = ""  # live | dead | "" (not driven)
+    evidence: str = ""
+    baseline_verdict: str = ""
+    twin_verdict: str = ""
+
+
+@dataclass
+class ProbeResult:
+    rendered_ok: bool = False
+    outcome: str = "ok"  # ok | page_hung | page_crashed | harness_error
+    reason: str = ""
+    controls: list[Control] = field(default_factory=list)
+    animates: bool = False
+    method: str = "twin"
+    viewport: dict = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def operable(self) -> list[Control]:
+        return [c for c in self.controls if c.status == "operable"]
+
+    @property
+    def live(self) -> list[Control]:
+        return [c for c in self.controls if c.verdict == "live"]
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class _Session:
+    """One page under a paused virtual clock."""
+
+    def __init__(self, page):
+        self.page = page
+        self.t = 0
+        self.crashed = False
+        page.on("crash", self._on_crash)
+
+    def _on_crash(self, *_: object) -> None:
+        self.crashed = True
+
+    async def load(self, timeout_ms: int, instrument: str) -> None:
+        await self.page.clock.install(time=T0)
+        await self.page.clock.pause_at(T0 + dt.timedelta(seconds=1))
+        await self.page.add_init_script(instrument)  # after the clock's script, so ours wins
+        await self.page.goto(PAGE_URL, wait_until="load", timeout=timeout_ms)
+        await self.page.evaluate(_PAGE_JS)
+
+    async def run(self, ms: int) -> None:
+        await self.page.clock.run_for(ms)
+        self.t += ms
+
+    async def call(self, fn: str, *args):
+        return await self.page.evaluate(f"(a) => window.__cogevolProbe.{fn}(...a)", list(args))
+
+    async def snapshot(self, skip: int = -1) -> dict:
+        return await self.call("snapshot", skip)
+
+    async def screenshot(self, mask_box: list[float] | None) -> bytes:
+        png = await self.page.screenshot(type="png", animations="disabled", caret="hide")
+        if not mask_box:
+            return png
+        from io import BytesIO
+
+        from PIL import Image, ImageDraw
+
+        im = Image.open(BytesIO(png)).convert("RGB")
+        x, y, w, h = mask_box
+        ImageDraw.Draw(im).rectangle([x - 6, y - 6, x + w + 6, y + h + 6], fill=(0, 0, 0))
+        return im.tobytes()
+
+
+@dataclass
+class _Action:
+    kind: str
+    index: int
+    x: float = 0
+    y: float = 0
+    box: list[float] | None = None
+    option: int = -1
+    key_target: int = -1
+
+
+async def _perform(s: _Session, a: _Action, cfg: ProbeConfig, real: bool) -> None:
+    """Real input on the page under test; on the twin (real=False) only pointer and focus."""
+    m, kb = s.page.mouse, s.page.keyboard
+    if not real:
+        if a.kind not in ("keyboard",):
+            await m.move(a.x, a.y)
+        if a.kind in ("text", "select", "range", "click") and a.index >= 0:
+            await s.call("focus", a.index)
+        if a.kind == "keyboard" and a.key_target >= 0:
+            await s.call("focus", a.key_target)
+        return
+    if a.kind == "click":
+        await m.click(a.x, a.y)
+    elif a.kind == "text":
+        await m.click(a.x, a.y)
+        await kb.type("42" if a.option == 1 else "hello")
+    elif a.kind == "range":
+        x0, _, w, _ = a.box
+        await m.click(x0 + 0.85 * w, a.y)
+    elif a.kind == "select":
+        handle = await s.page.evaluate_handle("(i) => window.__cogevolProbe.controls[i]", a.index)
+        await handle.as_element().select_option(index=a.option)
+    elif a.kind == "canvas":
+        x0, y0, w, h = a.box
+        for fx, fy in ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)):
+            await m.click(x0 + fx * w, y0 + fy * h)
+            await s.run(40)
+    elif a.kind == "keyboard":
+        if a.key_target >= 0:
+            await s.call("focus", a.key_target)
+        for key in KEYS:
+            await kb.down(key)
+            await s.run(cfg.key_hold_ms)
+            await kb.up(key)
+            await s.run(30)
+
+
+def _tokens(drained: dict) -> set[str]:
+    """Signatures for the baseline method: draw calls without coordinates, DOM mutation kinds."""
+    out = set()
+    for d in drained["draws"]:
+        name, _, rest = d.partition("(")
+        out.add("draw:" + name + ":" + rest.rpartition(")")[2])
+    out.update("dom:" + m for m in drained["mutations"])
+    return out
+
+
+class _Probe:
+    def __init__(self, pool: BrowserPool, html: str, cfg: ProbeConfig):
+        self.pool, self.html, self.cfg = pool, html, cfg
+        self.result = ProbeResult(method=cfg.method)
+        self.history: list[tuple[int, _Action]] = []
+        self.instrument = _INSTRUMENT.replace("__SEED__", str(int(cfg.seed)))
+
+    async def _open(self, stack: contextlib.AsyncExitStack) -> _Session:
+        page = await stack.enter_async_context(self.pool.page(self.html))
+        s = _Session(page)
+        page.on("pageerror", lambda e: self.result.errors.append(str(e)[:200]) if len(self.result.errors) < 10 else None)
+        await s.load(self.pool.cfg.load_timeout_ms, self.instrument)
+        return s
+
+    async def _quiet(self, sessions: list[_Session]) -> tuple[set[str], bool]:
+        a = sessions[0]
+        baseline: set[str] = set()
+        states = set()
+        step = max(1, self.cfg.quiet_ms // self.cfg.quiet_steps)
+        await a.call("drain")  # what loading did is not what the page does by itself
+        for _ in range(self.cfg.quiet_steps):
+            await asyncio.gather(*(s.run(step) for s in sessions))
+            baseline |= _tokens(await a.call("drain"))
+            snap = await a.snapshot()
+            states.add((snap["dom"], snap["canvas"]))
+        return baseline, len(states) > 1
+
+    async def _rebuild_twin(self, stack: contextlib.AsyncExitStack, target_t: int) -> _Session:
+        b = await self._open(stack)
+        await b.run(self.cfg.quiet_ms - self.cfg.quiet_ms % self.cfg.quiet_steps or self.cfg.quiet_ms)
+        await b.call("discover")
+        for t, act in self.history:
+            if t > b.t:
+                await b.run(t - b.t)
+            await _perform(b, act, self.cfg, real=True)
+        if target_t > b.t:
+            await b.run(target_t - b.t)
+        return b
+
+    async def run(self) -> ProbeResult:
+        r, cfg = self.result, self.cfg
+        async with contextlib.AsyncExitStack() as stack:
+            use_twin = cfg.method == "twin"
+            twin_stack = contextlib.AsyncExitStack()
+            await stack.enter_async_context(twin_stack)
+            if use_twin:  # both copies load at once
+                a, b = await asyncio.gather(self._open(stack), self._open(twin_stack))
+            else:
+                a, b = await self._open(stack), None
+            sessions = [a] + ([b] if b else [])
+            content = await a.call("visibleContent")
+            baseline, r.animates = await self._quiet(sessions)
+            if a.crashed:
+                r.outcome, r.reason = "page_crashed", "render: the tab crashed while loading"
+                return r
+            if content["area"] <= 0 and content["text"] <= 0:
+                content = await a.call("visibleContent")  # content drawn by timers during the quiet window
+            if content["area"] <= 0 and content["text"] <= 0:
+                why = f"; script error: {r.errors[0]}" if r.errors else ""
+                r.reason = "render: nothing visible" + why
+                return r
+            r.rendered_ok = True
+            found = await a.call("discover")
+            if b is not None:
+                found_b = await b.call("discover")
+                sa, sb = await a.snapshot(), await b.snapshot()
+                if len(found_b["controls"]) != len(found["controls"]) or sa != sb:
+                    log.info("probe: page is not deterministic under the seeded clock; baseline method decides")
+                    use_twin = False
+            controls = [Control(c["index"], c["kind"], c["tag"], c["label"], c["status"], c["reason"]) for c in found["controls"]]
+            keys = found["keyTargets"]
+            if keys:  # one pseudo-control: key holds across frames, focused on the canvas if only it listens
+                target = next((c.index for c in controls if c.kind == "canvas" and c.status == "operable"), -1) if keys == ["canvas"] else -1
+                controls.append(Control(target, "keyboard", "keyboard", "+".join(keys), "operable"))
+            r.controls = controls
+            driven = 0
+            for c in controls:
+                if c.status != "operable":
+                    continue
+                if driven >= cfg.max_controls:
+                    c.status, c.reason = "not_operable", "over max_controls"
+                    continue
+                act = await self._aim(a, c)
+                if act is None:
+                    continue
+                if b is not None and use_twin and c.kind != "keyboard":
+                    await b.call("aim", c.index)  # same scroll position
+                driven += 1
+                await a.call("drain")
+                t_input = a.t
+                await _perform(a, act, cfg, real=True)
+                if b is not None and use_twin:
+                    await _perform(b, act, cfg, real=False)
+                    if b.t < a.t:
+                        await b.run(a.t - b.t)
+                await asyncio.gather(*(s.run(cfg.settle_ms) for s in sessions))
+                if b is not None and use_twin and b.t != a.t:
+                    await b.run(a.t - b.t)
+                new = _tokens(await a.call("drain")) - baseline
+                c.baseline_verdict = "live" if new else "dead"
+                baseline_evidence = ", ".join(sorted(new)[:3])
+                if b is not None and use_twin:
+                    c.twin_verdict, c.evidence = await self._compare(a, b, act)
+                    self.history.append((t_input, act))
+                    b = await self._resync(stack, twin_stack, a, b, act)
+                    sessions = [a, b]
+                else:
+                    c.evidence = baseline_evidence
+                    self.history.append((t_input, act))
+                c.verdict = c.twin_verdict if (use_twin and c.twin_verdict) else c.baseline_verdict
+                if c.verdict == "live" and not c.evidence:
+                    c.evidence = baseline_evidence
+                if a.crashed:
+                    r.outcome, r.reason = "page_crashed", f"the tab crashed after input on {c.kind} {c.label!r}"
+                    return r
+            r.method = "twin" if use_twin else "baseline"
+            r.viewport = await self._viewports(a)
+        return r
+
+    async def _aim(self, a: _Session, c: Control) -> _Action | None:
+        if c.kind == "keyboard":
+            return _Action("keyboard", c.index, key_target=c.index)
+        aim = await a.call("aim", c.index)
+        if not aim["ok"]:
+            c.status, c.reason = "not_operable", aim["reason"]
+            return None
+        option = -1
+        if c.kind == "select":
+            option = await a.call("nextOption", c.index)
+            if option < 0:
+                c.status, c.reason = "not_operable", "select with a single option"
+                return None
+        if c.kind == "text":
+            option = 1 if await a.page.evaluate("(i) => window.__cogevolProbe.controls[i].type === 'number'", c.index) else 0
+        return _Action(c.kind, c.index, aim["x"], aim["y"], aim["box"], option)
+
+    async def _compare(self, a: _Session, b: _Session, act: _Action) -> tuple[str, str]:
+        skip = act.index if act.kind in ("text", "select", "range", "click") else -1
+        sa, sb = await asyncio.gather(a.snapshot(skip), b.snapshot(skip))
+        if sa["dom"] != sb["dom"]:
+            return "live", "DOM changed"
+        if sa["canvas"] != sb["canvas"]:
+            return "live", "canvas pixels changed"
+        if self.cfg.pixel_check:
+            mask = act.box if act.kind in ("text", "select", "range", "click") else None
+            pa, pb = await asyncio.gather(a.screenshot(mask), b.screenshot(mask))
+            if pa != pb:
+                return "live", "rendered pixels changed"
+        return "dead", "no visible difference from the twin"
+
+    async def _resync(self, stack, twin_stack, a: _Session, b: _Session, act: _Action) -> _Session:
+        """Give the twin the input it was denied; rebuild it by replay if it does not converge."""
+        await _perform(b, act, self.cfg, real=True)
+        await a.run(self.cfg.settle_ms)
+        if b.t < a.t:
+            await b.run(a.t - b.t)
+        sa, sb = await asyncio.gather(a.snapshot(), b.snapshot())
+        if sa == sb:
+            return b
+        await twin_stack.aclose()
+        return await self._rebuild_twin(twin_stack, a.t)
+
+    async def _viewports(self, a: _Session) -> dict:
+        out = {}
+        for name, (w, h) in (("tablet", (768, 1024)), ("mobile", (375, 812))):
+            await a.page.set_viewport_size({"width": w, "height": h})
+            await a.run(100)
+            out[name] = await a.call("viewport")
+        return out
+
+
+async def probe_html(pool: BrowserPool, html: str, cfg: ProbeConfig | None = None) -> ProbeResult:
+    """Probe one page; never raises for anything the page does."""
+    cfg = cfg or ProbeConfig()
+    t0 = time.perf_counter()
+    probe = _Probe(pool, html, cfg)
+    try:
+        result = await asyncio.wait_for(probe.run(), cfg.page_timeout_s)
+    except asyncio.TimeoutError:
+        result = probe.result
+        result.outcome = "page_hung"
+        result.reason = f"page hung: no answer within {cfg.page_timeout_s:.0f}s (busy main thread or runaway script)"
+    except Exception as e:  # classify: the page's fault or ours
+        result = probe.result
+        msg = f"{type(e).__name__}: {e}".splitlines()[0][:240]
+        if "Timeout" in type(e).__name__ or "Timeout" in msg:
+            result.outcome, result.reason = "page_hung", f"page hung: {msg}"
+        elif "crash" in msg.lower() or "Target closed" in msg or "has been closed" in msg:
+            result.outcome, result.reason = "page_crashed", f"page crashed: {msg}"
+        else:
+            result.outcome, result.reason = "harness_error", f"probe error: {msg}"
+            log.warning("probe: harness error: %s", msg)
+    result.seconds = round(time.perf_counter() - t0, 3)
+    return result
+
+
+async def stop_page(page) -> None:
+    with contextlib.suppress(Exception):
+        await terminate_scripts(page)

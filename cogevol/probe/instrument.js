@@ -1,0 +1,77 @@
+// Injected before any page script (Playwright add_init_script). Makes the page deterministic
+// (seeded Math.random / crypto.getRandomValues), harmless (no dialogs, no popups, no
+// navigation by script), and observable (canvas 2D / WebGL calls, DOM mutations including
+// shadow roots, listener registrations). Everything lives under window.__cogevol.
+(() => {
+  const SEED = __SEED__;
+  const G = (window.__cogevol = { draws: [], mutations: [], keyTargets: new Set(), clickTargets: [], errors: [], listeners: 0 });
+  // --- determinism -------------------------------------------------------------------------
+  let s = SEED >>> 0;
+  const rand = () => { s = (s + 0x6d2b79f5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  Math.random = rand;
+  if (window.crypto && crypto.getRandomValues) {
+    crypto.getRandomValues = (arr) => { for (let i = 0; i < arr.length; i++) arr[i] = Math.floor(rand() * 4294967296); return arr; };
+  }
+  // Frames from the (virtual) timer queue: the clock's own requestAnimationFrame drifts by a
+  // frame between two copies of a page, which would break the lockstep twin.
+  window.requestAnimationFrame = (cb) => setTimeout(() => cb(performance.now()), 16);
+  window.cancelAnimationFrame = (id) => clearTimeout(id);
+  // --- containment -------------------------------------------------------------------------
+  window.alert = () => {}; window.confirm = () => false; window.prompt = () => null; window.print = () => {};
+  window.open = () => null;
+  // --- listeners ---------------------------------------------------------------------------
+  const KEY = new Set(['keydown', 'keyup', 'keypress']);
+  const CLICK = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dblclick']);
+  const origAdd = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type, fn, opts) {
+    G.listeners++;
+    if (KEY.has(type)) {
+      const kind = this === window ? 'window' : this === document ? 'document' : (this && this.tagName ? this.tagName.toLowerCase() : 'other');
+      G.keyTargets.add(kind);
+    }
+    if (CLICK.has(type) && this instanceof Element && G.clickTargets.length < 500) G.clickTargets.push(this);
+    if (CLICK.has(type) && (this === window || this === document)) G.docClick = true;
+    return origAdd.call(this, type, fn, opts);
+  };
+  for (const [obj, name] of [[window, 'window'], [Document.prototype, 'document']]) {
+    for (const ev of ['onkeydown', 'onkeyup', 'onkeypress']) {
+      const d = Object.getOwnPropertyDescriptor(obj, ev);
+      if (d && d.set) Object.defineProperty(obj, ev, { configurable: true, get: d.get, set(v) { G.keyTargets.add(name); return d.set.call(this, v); } });
+    }
+  }
+  // --- canvas 2D ----------------------------------------------------------------------------
+  const C2D = window.CanvasRenderingContext2D && CanvasRenderingContext2D.prototype;
+  const DRAW = ['fillRect', 'strokeRect', 'clearRect', 'fillText', 'strokeText', 'drawImage', 'fill', 'stroke', 'putImageData', 'arc', 'lineTo', 'rect', 'ellipse'];
+  const round = (a) => (typeof a === 'number' ? Math.round(a) : typeof a === 'string' ? a.slice(0, 40) : typeof a);
+  if (C2D) for (const m of DRAW) {
+    const f = C2D[m]; if (typeof f !== 'function') continue;
+    C2D[m] = function (...args) {
+      if (G.draws.length < 20000) G.draws.push(m + '(' + args.map(round).join(',') + ')' + (m.startsWith('fill') ? this.fillStyle : m.startsWith('stroke') ? this.strokeStyle : ''));
+      return f.apply(this, args);
+    };
+  }
+  // WebGL: keep the drawing buffer so pixels can be read back, and log draw calls
+  const getContext = HTMLCanvasElement.prototype.getContext;
+  HTMLCanvasElement.prototype.getContext = function (type, attrs) {
+    if (/webgl/.test(String(type))) attrs = Object.assign({}, attrs || {}, { preserveDrawingBuffer: true });
+    return getContext.call(this, type, attrs);
+  };
+  for (const P of [window.WebGLRenderingContext, window.WebGL2RenderingContext]) {
+    if (!P) continue;
+    for (const m of ['drawArrays', 'drawElements', 'clear', 'uniform1f', 'uniform2f', 'uniform3f', 'uniform4f', 'uniformMatrix4fv']) {
+      const f = P.prototype[m]; if (typeof f !== 'function') continue;
+      P.prototype[m] = function (...args) {
+        if (G.draws.length < 20000) G.draws.push('gl.' + m + '(' + args.map((a) => (a && a.length ? Array.from(a).map(round).join(':') : round(a))).join(',') + ')');
+        return f.apply(this, args);
+      };
+    }
+  }
+  // --- DOM mutations, shadow roots included --------------------------------------------------
+  const observe = (root) => new MutationObserver((recs) => {
+    for (const r of recs) if (G.mutations.length < 20000) G.mutations.push(r.type + ':' + (r.target.nodeName || '') + ':' + (r.attributeName || ''));
+  }).observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) { const root = attach.call(this, init); observe(root); return root; };
+  observe(document);
+  window.addEventListener('error', (e) => G.errors.push(String(e.message || e.error || 'error').slice(0, 200)));
+})();

@@ -1,0 +1,139 @@
+// Page-side helpers, evaluated by the probe. Installed as window.__cogevolProbe.
+(() => {
+  const G = window.__cogevol;
+  const hash = (str) => { let h1 = 0xdeadbeef, h2 = 0x41c6ce57; for (let i = 0; i < str.length; i++) { const c = str.charCodeAt(i); h1 = Math.imul(h1 ^ c, 2654435761); h2 = Math.imul(h2 ^ c, 1597334677); } h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909); h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909); return (h2 >>> 0).toString(16) + (h1 >>> 0).toString(16); };
+  const allElements = (root, out = []) => { for (const el of root.querySelectorAll('*')) { out.push(el); if (el.shadowRoot) allElements(el.shadowRoot, out); } return out; };
+  const visible = (el) => {
+    const r = el.getBoundingClientRect(); if (r.width < 2 || r.height < 2) return false;
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement || (e.getRootNode() && e.getRootNode().host)) {
+      const st = getComputedStyle(e); if (st.display === 'none' || st.visibility === 'hidden' || parseFloat(st.opacity) === 0) return false;
+    }
+    return true;
+  };
+  const TYPED = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color', 'file', 'email', 'tel', 'url', 'password']);
+  const TEXT = new Set(['', 'text', 'search', 'number']);
+  const kindOf = (el) => {
+    const tag = el.tagName.toLowerCase(), type = (el.getAttribute('type') || '').toLowerCase();
+    if (el.getAttribute('draggable') === 'true') return ['excluded', 'drag-and-drop'];
+    if (tag === 'input') {
+      if (type === 'hidden') return [null, null];
+      if (type === 'range') return ['range', null];
+      if (type === 'checkbox' || type === 'radio') return ['click', null];
+      if (type === 'button' || type === 'submit' || type === 'reset' || type === 'image') return ['click', null];
+      if (TYPED.has(type) || el.hasAttribute('pattern')) return ['excluded', 'typed-format field (' + (type || 'pattern') + ')'];
+      if (TEXT.has(type)) return ['text', null];
+      return ['excluded', 'input type ' + type];
+    }
+    if (tag === 'textarea') return ['text', null];
+    if (tag === 'select') return ['select', null];
+    if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return ['text', null];
+    if (tag === 'canvas') return ['canvas', null];
+    if (tag === 'button' || tag === 'summary' || (tag === 'a' && el.hasAttribute('href')) || el.getAttribute('role') === 'button' || el.hasAttribute('onclick')) return ['click', null];
+    if (G.clickTargets.includes(el) && el !== document.body && el !== document.documentElement) return ['click', null];
+    return [null, null];
+  };
+  const P = (window.__cogevolProbe = {
+    controls: [],
+    discover() {
+      const out = [];
+      this.controls = [];
+      for (const el of allElements(document)) {
+        const [kind, why] = kindOf(el);
+        if (!kind) continue;
+        let status = 'operable', reason = '';
+        if (kind === 'excluded') { status = 'excluded'; reason = why; }
+        else if (el.disabled || el.getAttribute('aria-disabled') === 'true' || el.closest('fieldset:disabled')) { status = 'not_operable'; reason = 'disabled'; }
+        else if (!visible(el)) { status = 'not_operable'; reason = 'not visible'; }
+        this.controls.push(el);
+        out.push({ index: this.controls.length - 1, kind, status, reason, tag: el.tagName.toLowerCase(), label: (el.innerText || el.value || el.getAttribute('aria-label') || el.id || '').toString().trim().slice(0, 40) });
+      }
+      const keys = [...G.keyTargets];
+      return { controls: out, keyTargets: keys, docClick: !!G.docClick };
+    },
+    // bring a control into view and hit-test its centre; null when a user could not reach it
+    aim(i, fx = 0.5, fy = 0.5) {
+      const el = this.controls[i]; if (!el || !el.isConnected) return { ok: false, reason: 'detached' };
+      el.scrollIntoView({ block: 'center', inline: 'center' });
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { ok: false, reason: 'off-screen' };
+      let hit = document.elementFromPoint(x, y);
+      while (hit && hit.shadowRoot) { const inner = hit.shadowRoot.elementFromPoint(x, y); if (!inner || inner === hit) break; hit = inner; }
+      const reach = hit && (hit === el || el.contains(hit) || (el.shadowRoot && el.shadowRoot.contains(hit)) || (el.tagName === 'LABEL' && hit === el.control) || (hit.tagName === 'LABEL' && hit.control === el));
+      if (!reach) return { ok: false, reason: 'covered by ' + (hit ? hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '') : 'nothing') };
+      return { ok: true, x, y, box: [r.left, r.top, r.width, r.height] };
+    },
+    focus(i) { const el = this.controls[i]; if (el) el.focus({ preventScroll: true }); },
+    nextOption(i) { const el = this.controls[i]; return el && el.options && el.options.length > 1 ? (el.selectedIndex + 1) % el.options.length : -1; },
+    // visible state, optionally leaving out the value of one control (its own echo of the input)
+    snapshot(skip = -1) {
+      const skipEl = skip >= 0 ? this.controls[skip] : null;
+      const parts = [];
+      const walk = (node) => {
+        for (const n of node.childNodes) {
+          if (n.nodeType === 3) { const t = n.textContent.trim(); if (t) parts.push('#' + t); continue; }
+          if (n.nodeType !== 1) continue;
+          const tag = n.tagName;
+          if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'NOSCRIPT') continue;
+          let s = '<' + tag;
+          for (const a of n.attributes) s += ' ' + a.name + '=' + a.value;
+          if (n !== skipEl && ('value' in n) && (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'PROGRESS' || tag === 'METER' || tag === 'OUTPUT')) s += ' :value=' + n.value;
+          if (n !== skipEl && (n.type === 'checkbox' || n.type === 'radio')) s += ' :checked=' + n.checked;
+          if (tag === 'DETAILS') s += ' :open=' + n.open;
+          if (tag === 'DIALOG') s += ' :open=' + n.open;
+          parts.push(s + '>');
+          if (n.shadowRoot) { parts.push('[shadow]'); walk(n.shadowRoot); }
+          if (n !== skipEl || !n.isContentEditable) walk(n);
+        }
+      };
+      walk(document.body || document.documentElement);
+      const canvases = [];
+      for (const c of allElements(document)) {
+        if (c.tagName !== 'CANVAS' || c.width * c.height === 0) continue;
+        try { canvases.push(hash(c.toDataURL())); } catch (e) { canvases.push('tainted'); }
+      }
+      return { dom: hash(parts.join('')), canvas: canvases.join(','), scroll: [scrollX, scrollY] };
+    },
+    drain() { const d = G.draws, m = G.mutations; G.draws = []; G.mutations = []; return { draws: d, mutations: m }; },
+    visibleContent() {
+      let area = 0, text = 0;
+      for (const el of allElements(document)) {
+        const tag = el.tagName;
+        if (!visible(el)) continue;
+        const r = el.getBoundingClientRect();
+        if (tag === 'CANVAS' || tag === 'SVG' || tag === 'IMG' || tag === 'VIDEO' || tag === 'svg') area += r.width * r.height;
+        for (const n of el.childNodes) if (n.nodeType === 3 && n.textContent.trim()) text += n.textContent.trim().length;
+        if (tag === 'BUTTON' || tag === 'INPUT' || tag === 'SELECT') text += 1;
+      }
+      return { area, text, errors: G.errors.slice(0, 5) };
+    },
+    // viewport defects at the current viewport size
+    viewport() {
+      const W = document.documentElement.clientWidth;
+      const overflow = Math.max(0, document.documentElement.scrollWidth - W);
+      const els = allElements(document).filter((e) => e.tagName !== 'SCRIPT' && e.tagName !== 'STYLE' && visible(e));
+      let clipped = 0, small = 0, textEls = 0, overlaps = 0;
+      const boxes = [];
+      for (const e of els) {
+        const r = e.getBoundingClientRect();
+        const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+        if (own) {
+          textEls++;
+          if (parseFloat(getComputedStyle(e).fontSize) < 11) small++;
+          if (r.right > W + 1 || r.left < -1) clipped++;
+          if (boxes.length < 300) boxes.push(r);
+        }
+      }
+      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i], b = boxes[j];
+        const ix = Math.min(a.right, b.right) - Math.max(a.left, b.left), iy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (ix > 4 && iy > 4 && ix * iy > 0.3 * Math.min(a.width * a.height, b.width * b.height)) {
+          // nested boxes (a label inside a button) are layout, not overlap
+          const contains = (p, q) => p.left <= q.left && p.top <= q.top && p.right >= q.right && p.bottom >= q.bottom;
+          if (!contains(a, b) && !contains(b, a)) overlaps++;
+        }
+      }
+      return { width: W, overflow, clipped, small, textEls, overlaps };
+    },
+  });
+})();

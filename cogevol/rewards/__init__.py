@@ -1,0 +1,1 @@
+"""Reward composition: hard-fail gate, defect terms, TRL-compatible reward functions."""
