@@ -59,6 +59,32 @@ def _cmd_filter(a: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_probe(a: argparse.Namespace) -> int:
+    import asyncio
+
+    from cogevol.browser.pool import BrowserConfig
+    from cogevol.probe.core import ProbeConfig
+    from cogevol.probe.runner import probe_stream
+
+    items = []
+    for p in a.paths:
+        path = Path(p)
+        if not path.is_file():
+            print(f"cogevol probe: {p}: no such file", file=sys.stderr)
+            return 2
+        items.append((p, path.read_text(encoding="utf-8", errors="replace")))
+    cfg = ProbeConfig(method=a.method, page_timeout_s=a.page_timeout)
+
+    async def run() -> None:
+        async for rec in probe_stream(items, workers=a.workers, cfg=cfg, browser=BrowserConfig(instances=max(1, a.workers))):
+            if not a.details:
+                rec.pop("controls", None)
+            print(json.dumps(rec, ensure_ascii=False), flush=True)
+
+    asyncio.run(run())
+    return 0
+
+
 def _cmd_traffic(a: argparse.Namespace) -> int:
     from cogevol.traffic.synth import write_sample
 
@@ -97,6 +123,14 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--params", default=None, help="params.yaml to read the filter group from")
     f.add_argument("--backend", choices=("rules", "llm"), default=None)
     f.set_defaults(fn=_cmd_filter)
+
+    pr = sub.add_parser("probe", help="run pages in Chromium, drive their controls, print one JSON verdict per page")
+    pr.add_argument("paths", nargs="+", help="HTML files")
+    pr.add_argument("--workers", type=int, default=1, help="pages in flight (one Chromium each); keep <= cores")
+    pr.add_argument("--method", choices=("twin", "baseline"), default="twin", help="counterfactual that decides liveness")
+    pr.add_argument("--page-timeout", type=float, default=10.0, help="seconds per page before it counts as hung")
+    pr.add_argument("--details", action="store_true", help="include per-control verdicts and evidence")
+    pr.set_defaults(fn=_cmd_probe)
 
     t = sub.add_parser("traffic", help="write the seeded sample of production traffic")
     t.add_argument("--out", required=True)

@@ -64,7 +64,7 @@ class BrowserConfig:
 
     instances: int = 1  # Chromium processes in the pool
     js_heap_mb: int = 256  # V8 heap per page; a page that allocates past it crashes alone
-    load_timeout_ms: int = 3000
+    load_timeout_ms: int = 2500
     action_timeout_ms: int = 1500
     close_timeout_s: float = 2.0
     executable: str | None = None
@@ -90,31 +90,35 @@ class _Instance:
         await self.launch()
 
     async def kill(self) -> None:
+        procs = marked_processes(self.profile) if self.profile else []
         if self.browser is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.browser.close(), self.cfg.close_timeout_s)
         self.browser = None
-        if self.profile:
-            kill_marked(self.profile)
-            self.profile = ""
+        self.profile = ""
+        if procs:  # whatever did not exit with the browser is killed
+            import psutil
+
+            _, alive = await asyncio.to_thread(psutil.wait_procs, procs, 2.0)
+            for p in alive:
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    p.kill()
+            await asyncio.to_thread(psutil.wait_procs, alive, 2.0)
 
 
-def kill_marked(marker: str) -> int:
-    """Kill the Chromium started with this marker switch and all its descendants
-    (renderers, GPU and utility processes)."""
+def marked_processes(marker: str) -> list:
+    """The Chromium started with this marker switch and all its descendants (renderers, GPU
+    and utility processes)."""
     import psutil
 
-    killed = 0
+    out = []
     for p in psutil.process_iter(["cmdline"]):
         try:
             if any(marker in part for part in (p.info["cmdline"] or [])):
-                for q in [*p.children(recursive=True), p]:
-                    with contextlib.suppress(psutil.NoSuchProcess):
-                        q.kill()
-                        killed += 1
+                out += [p, *p.children(recursive=True)]
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             pass
-    return killed
+    return out
 
 
 class BrowserPool:
@@ -167,6 +171,8 @@ class BrowserPool:
             req = r.request
             if req.url == PAGE_URL:
                 await r.fulfill(status=200, body=body, headers={"content-type": "text/html; charset=utf-8"})
+            elif req.is_navigation_request() and req.frame == req.frame.page.main_frame:
+                await r.fulfill(status=204)  # "no content": the browser stays on the page
             else:
                 await r.abort("blockedbyclient")
 

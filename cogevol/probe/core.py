@@ -43,13 +43,14 @@ class ProbeConfig:
 
     seed: int = 1234  # seeds Math.random and crypto.getRandomValues
     quiet_ms: int = 500  # virtual time the page runs on its own before any input
-    quiet_steps: int = 5
+    quiet_steps: int = 2
     settle_ms: int = 400  # virtual time after an input before the verdict
     key_hold_ms: int = 250  # each key is held across this many ms of frames
     max_controls: int = 16  # operable controls driven per page (document order)
     method: str = "twin"  # twin | baseline: which counterfactual decides
     page_timeout_s: float = 10.0  # whole-page budget
     pixel_check: bool = True  # masked screenshots when DOM and canvas agree
+    pixel_min: int = 30  # changed pixels that count as a visible change (anti-aliasing noise is below)
 
 
 @dataclass
@@ -107,7 +108,6 @@ class _Session:
         await self.page.clock.pause_at(T0 + dt.timedelta(seconds=1))
         await self.page.add_init_script(instrument)  # after the clock's script, so ours wins
         await self.page.goto(PAGE_URL, wait_until="load", timeout=timeout_ms)
-        await self.page.evaluate(_PAGE_JS)
 
     async def run(self, ms: int) -> None:
         await self.page.clock.run_for(ms)
@@ -119,18 +119,21 @@ class _Session:
     async def snapshot(self, skip: int = -1) -> dict:
         return await self.call("snapshot", skip)
 
-    async def screenshot(self, mask_box: list[float] | None) -> bytes:
-        png = await self.page.screenshot(type="png", animations="disabled", caret="hide")
-        if not mask_box:
-            return png
+    async def screenshot(self) -> bytes:
+        return await self.page.screenshot(type="png", animations="disabled", caret="hide")
+
+    @staticmethod
+    def masked(png: bytes, mask_box: list[float] | None):
         from io import BytesIO
+
 
         from PIL import Image, ImageDraw
 
         im = Image.open(BytesIO(png)).convert("RGB")
-        x, y, w, h = mask_box
-        ImageDraw.Draw(im).rectangle([x - 6, y - 6, x + w + 6, y + h + 6], fill=(0, 0, 0))
-        return im.tobytes()
+        if mask_box:
+            x, y, w, h = mask_box  # the control itself and its focus ring
+            ImageDraw.Draw(im).rectangle([x - 10, y - 10, x + w + 10, y + h + 10], fill=(0, 0, 0))
+        return im
 
 
 @dataclass
@@ -159,7 +162,7 @@ async def _perform(s: _Session, a: _Action, cfg: ProbeConfig, real: bool) -> Non
         await m.click(a.x, a.y)
     elif a.kind == "text":
         await m.click(a.x, a.y)
-        await kb.type("42" if a.option == 1 else "hello")
+        await kb.type("42" if a.option == 1 else " hello world")
     elif a.kind == "range":
         x0, _, w, _ = a.box
         await m.click(x0 + 0.85 * w, a.y)
@@ -196,7 +199,7 @@ class _Probe:
         self.pool, self.html, self.cfg = pool, html, cfg
         self.result = ProbeResult(method=cfg.method)
         self.history: list[tuple[int, _Action]] = []
-        self.instrument = _INSTRUMENT.replace("__SEED__", str(int(cfg.seed)))
+        self.instrument = _INSTRUMENT.replace("__SEED__", str(int(cfg.seed))) + "\n" + _PAGE_JS
 
     async def _open(self, stack: contextlib.AsyncExitStack) -> _Session:
         page = await stack.enter_async_context(self.pool.page(self.html))
@@ -267,7 +270,8 @@ class _Probe:
                 controls.append(Control(target, "keyboard", "keyboard", "+".join(keys), "operable"))
             r.controls = controls
             driven = 0
-            for c in controls:
+            last = max((k for k, c in enumerate(controls) if c.status == "operable"), default=-1)
+            for k, c in enumerate(controls):
                 if c.status != "operable":
                     continue
                 if driven >= cfg.max_controls:
@@ -295,8 +299,9 @@ class _Probe:
                 if b is not None and use_twin:
                     c.twin_verdict, c.evidence = await self._compare(a, b, act)
                     self.history.append((t_input, act))
-                    b = await self._resync(stack, twin_stack, a, b, act)
-                    sessions = [a, b]
+                    if k != last and driven < cfg.max_controls:  # nothing to keep in step for after the last one
+                        b = await self._resync(stack, twin_stack, a, b, act)
+                        sessions = [a, b]
                 else:
                     c.evidence = baseline_evidence
                     self.history.append((t_input, act))
@@ -331,14 +336,17 @@ class _Probe:
         skip = act.index if act.kind in ("text", "select", "range", "click") else -1
         sa, sb = await asyncio.gather(a.snapshot(skip), b.snapshot(skip))
         if sa["dom"] != sb["dom"]:
-            return "live", "DOM changed"
+            return "live", "visible text or form state changed"
         if sa["canvas"] != sb["canvas"]:
             return "live", "canvas pixels changed"
         if self.cfg.pixel_check:
             mask = act.box if act.kind in ("text", "select", "range", "click") else None
-            pa, pb = await asyncio.gather(a.screenshot(mask), b.screenshot(mask))
-            if pa != pb:
-                return "live", "rendered pixels changed"
+            pa, pb = await asyncio.gather(a.screenshot(), b.screenshot())
+            if pa == pb:
+                return "dead", "no visible difference from the twin"
+            changed = _changed_pixels(_Session.masked(pa, mask), _Session.masked(pb, mask))
+            if changed >= self.cfg.pixel_min:
+                return "live", f"rendered pixels changed ({changed} px)"
         return "dead", "no visible difference from the twin"
 
     async def _resync(self, stack, twin_stack, a: _Session, b: _Session, act: _Action) -> _Session:
@@ -390,3 +398,14 @@ async def probe_html(pool: BrowserPool, html: str, cfg: ProbeConfig | None = Non
 async def stop_page(page) -> None:
     with contextlib.suppress(Exception):
         await terminate_scripts(page)
+
+
+
+def _changed_pixels(a, b) -> int:
+    """Pixels that differ between two screenshots (PIL images of the same size)."""
+    from PIL import ImageChops
+
+    if a.size != b.size:
+        return a.size[0] * a.size[1]
+    diff = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v > 8 else 0)
+    return diff.histogram()[255]

@@ -19,6 +19,14 @@
   // --- containment -------------------------------------------------------------------------
   window.alert = () => {}; window.confirm = () => false; window.prompt = () => null; window.print = () => {};
   window.open = () => null;
+  // links that would leave the page are followed nowhere (the router answers other
+  // navigations with 204, which keeps the document too)
+  window.addEventListener('click', (e) => {
+    const a = e.target && e.target.closest && e.target.closest('a[href]');
+    if (!a) return;
+    const u = new URL(a.href, location.href);
+    if (u.origin + u.pathname !== location.origin + location.pathname || a.target === '_blank') e.preventDefault();
+  }, true);
   // --- listeners ---------------------------------------------------------------------------
   const KEY = new Set(['keydown', 'keyup', 'keypress']);
   const CLICK = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dblclick']);

@@ -1,6 +1,7 @@
 // Page-side helpers, evaluated by the probe. Installed as window.__cogevolProbe.
 (() => {
   const G = window.__cogevol;
+  if (!G) return;
   const hash = (str) => { let h1 = 0xdeadbeef, h2 = 0x41c6ce57; for (let i = 0; i < str.length; i++) { const c = str.charCodeAt(i); h1 = Math.imul(h1 ^ c, 2654435761); h2 = Math.imul(h2 ^ c, 1597334677); } h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909); h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909); return (h2 >>> 0).toString(16) + (h1 >>> 0).toString(16); };
   const allElements = (root, out = []) => { for (const el of root.querySelectorAll('*')) { out.push(el); if (el.shadowRoot) allElements(el.shadowRoot, out); } return out; };
   const visible = (el) => {
@@ -65,22 +66,24 @@
     },
     focus(i) { const el = this.controls[i]; if (el) el.focus({ preventScroll: true }); },
     nextOption(i) { const el = this.controls[i]; return el && el.options && el.options.length > 1 ? (el.selectedIndex + 1) % el.options.length : -1; },
-    // visible state, optionally leaving out the value of one control (its own echo of the input)
+    // visible state: text and structure of rendered elements, form state, canvas pixels;
+    // optionally leaving out one control's own value (its echo of the input). Attributes are
+    // left to the pixel check: a class or data-* change that renders nothing is not visible.
     snapshot(skip = -1) {
       const skipEl = skip >= 0 ? this.controls[skip] : null;
       const parts = [];
+      const shown = (n) => (n.checkVisibility ? n.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(n));
       const walk = (node) => {
         for (const n of node.childNodes) {
           if (n.nodeType === 3) { const t = n.textContent.trim(); if (t) parts.push('#' + t); continue; }
           if (n.nodeType !== 1) continue;
           const tag = n.tagName;
-          if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'NOSCRIPT') continue;
+          if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'NOSCRIPT' || tag === 'TEMPLATE') continue;
+          if (tag !== 'OPTION' && !n.shadowRoot && !shown(n) && getComputedStyle(n).display !== 'contents') continue;
           let s = '<' + tag;
-          for (const a of n.attributes) s += ' ' + a.name + '=' + a.value;
           if (n !== skipEl && ('value' in n) && (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'PROGRESS' || tag === 'METER' || tag === 'OUTPUT')) s += ' :value=' + n.value;
           if (n !== skipEl && (n.type === 'checkbox' || n.type === 'radio')) s += ' :checked=' + n.checked;
-          if (tag === 'DETAILS') s += ' :open=' + n.open;
-          if (tag === 'DIALOG') s += ' :open=' + n.open;
+          if (tag === 'DETAILS' || tag === 'DIALOG') s += ' :open=' + n.open;
           parts.push(s + '>');
           if (n.shadowRoot) { parts.push('[shadow]'); walk(n.shadowRoot); }
           if (n !== skipEl || !n.isContentEditable) walk(n);
@@ -89,10 +92,10 @@
       walk(document.body || document.documentElement);
       const canvases = [];
       for (const c of allElements(document)) {
-        if (c.tagName !== 'CANVAS' || c.width * c.height === 0) continue;
+        if (c.tagName !== 'CANVAS' || c.width * c.height === 0 || !shown(c)) continue;
         try { canvases.push(hash(c.toDataURL())); } catch (e) { canvases.push('tainted'); }
       }
-      return { dom: hash(parts.join('')), canvas: canvases.join(','), scroll: [scrollX, scrollY] };
+      return { dom: hash(parts.join('')), canvas: canvases.join(',') };
     },
     drain() { const d = G.draws, m = G.mutations; G.draws = []; G.mutations = []; return { draws: d, mutations: m }; },
     visibleContent() {

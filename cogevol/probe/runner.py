@@ -1,0 +1,61 @@
+"""Probe many pages concurrently on one browser pool: the CLI's and the reward's engine."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import asdict
+
+from cogevol.browser.pool import BrowserConfig, BrowserPool
+from cogevol.probe.core import ProbeConfig, probe_html
+from cogevol.rewards.html import score
+
+log = logging.getLogger(__name__)
+
+
+def record(name: str, result, s) -> dict:
+    """The per-page JSON of `cogevol probe` (contract in ARCHITECTURE.md, plus details)."""
+    return {
+        "path": name, "rendered_ok": s.rendered_ok, "hard_fail": s.hard_fail,
+        "reward": 0.0 if s.reward is None else s.reward, "interactivity": s.interactivity,
+        "controls_total": s.controls_total, "controls_live": s.controls_live, "controls_operable": s.controls_operable,
+        "controls_excluded": s.controls_excluded, "reason": s.reason, "seconds": result.seconds,
+        "outcome": result.outcome, "harness_error": s.harness_error, "method": result.method, "animates": result.animates,
+        "terms": s.terms, "weights_used": s.weights_used,
+        "controls": [{k: v for k, v in asdict(c).items() if v not in ("", None)} for c in result.controls],
+    }
+
+
+async def probe_stream(items: Iterable[tuple[str, str]], workers: int = 1, cfg: ProbeConfig | None = None,
+                       browser: BrowserConfig | None = None, pool: BrowserPool | None = None) -> AsyncIterator[dict]:
+    """Yield one record per (name, html) as pages finish; at most `workers` pages in flight."""
+    cfg = cfg or ProbeConfig()
+    own = pool is None
+    if own:
+        pool = BrowserPool(browser or BrowserConfig(instances=max(1, workers)))
+        await pool.__aenter__()
+    sem = asyncio.Semaphore(max(1, workers))
+
+    async def one(name: str, html: str) -> dict:
+        async with sem:
+            result = await probe_html(pool, html, cfg)
+            if result.outcome == "harness_error":  # the harness's fault: one retry on a fresh context
+                log.warning("probe: retrying %s after a harness error: %s", name, result.reason)
+                result = await probe_html(pool, html, cfg)
+            return record(name, result, score(result))
+
+    try:
+        tasks = [asyncio.create_task(one(n, h)) for n, h in items]
+        for fut in asyncio.as_completed(tasks):
+            yield await fut
+    finally:
+        if own:
+            await pool.close()
+
+
+async def probe_all(items: Iterable[tuple[str, str]], **kw) -> list[dict]:
+    items = list(items)
+    order = {name: k for k, (name, _) in enumerate(items)}
+    out = [r async for r in probe_stream(items, **kw)]
+    return sorted(out, key=lambda r: order[r["path"]])

@@ -1,0 +1,86 @@
+"""The interactive-HTML reward as a TRL reward function.
+
+`HtmlReward` keeps one browser pool alive across GRPO steps (launching Chromium per batch would
+cost more than probing). It is usable as an async reward function (`await reward.score(...)`)
+and as a plain callable with TRL's signature: `reward(prompts, completions, **kwargs)` returns
+one float per completion, 0.0 with a logged reason when a completion holds no HTML document,
+and None for a harness failure (TRL leaves None out of the reward, so a broken harness never
+punishes the policy).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import threading
+
+from cogevol.browser.pool import BrowserConfig, BrowserPool
+from cogevol.probe.core import ProbeConfig
+from cogevol.probe.runner import probe_all
+
+log = logging.getLogger(__name__)
+
+_FENCE = re.compile(r"```(?:html|HTML)?\s*\n(.*?)```", re.S)
+_DOC = re.compile(r"(<!DOCTYPE html.*?</html>|<html.*?</html>)", re.S | re.I)
+
+
+def extract_html(completion) -> str | None:
+    """The HTML document in a completion (string or chat messages), or None."""
+    if isinstance(completion, list):  # conversational: the last assistant message
+        completion = next((m.get("content", "") for m in reversed(completion) if m.get("role") == "assistant"), "")
+    text = completion if isinstance(completion, str) else str(completion or "")
+    for block in _FENCE.findall(text):
+        if "<" in block and re.search(r"<(html|body|div|canvas|button|script|svg|!doctype)", block, re.I):
+            return block.strip()
+    m = _DOC.search(text)
+    if m:
+        return m.group(1)
+    if re.search(r"<(body|div|canvas|button|svg)\b", text, re.I):
+        return text
+    return None
+
+
+class HtmlReward:
+    __name__ = "html_probe_reward"  # TRL names reward columns after the function
+
+    def __init__(self, workers: int = 2, cfg: ProbeConfig | None = None, browser: BrowserConfig | None = None):
+        self.workers, self.cfg = workers, cfg or ProbeConfig()
+        self.browser = browser or BrowserConfig(instances=workers)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="html-reward")
+        self._thread.start()
+        self._pool: BrowserPool | None = None
+        self.last_details: list[dict] = []
+
+    async def _ensure_pool(self) -> BrowserPool:
+        if self._pool is None:
+            self._pool = await BrowserPool(self.browser).__aenter__()
+        return self._pool
+
+    async def score(self, completions: list) -> list[float | None]:
+        pool = await self._ensure_pool()
+        docs = [extract_html(c) for c in completions]
+        items = [(str(k), d) for k, d in enumerate(docs) if d is not None]
+        results = {r["path"]: r for r in await probe_all(items, workers=self.workers, cfg=self.cfg, pool=pool)}
+        out, details = [], []
+        for k, d in enumerate(docs):
+            if d is None:
+                out.append(0.0)
+                details.append({"reward": 0.0, "reason": "no HTML document in the completion"})
+                continue
+            r = results[str(k)]
+            out.append(None if r["harness_error"] else r["reward"])
+            details.append(r)
+        self.last_details = details
+        return out
+
+    def __call__(self, prompts=None, completions=None, **kwargs) -> list[float | None]:
+        return asyncio.run_coroutine_threadsafe(self.score(list(completions or [])), self._loop).result()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            asyncio.run_coroutine_threadsafe(self._pool.close(), self._loop).result()
+            self._pool = None
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
