@@ -171,8 +171,8 @@ class BrowserPool:
             req = r.request
             if req.url == PAGE_URL:
                 await r.fulfill(status=200, body=body, headers={"content-type": "text/html; charset=utf-8"})
-            elif req.is_navigation_request() and req.frame == req.frame.page.main_frame:
-                await r.fulfill(status=204)  # "no content": the browser stays on the page
+            elif req.is_navigation_request():
+                await r.fulfill(status=204)  # "no content": the browser stays where it is
             else:
                 await r.abort("blockedbyclient")
 

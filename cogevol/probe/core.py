@@ -126,7 +126,6 @@ class _Session:
     def masked(png: bytes, mask_box: list[float] | None):
         from io import BytesIO
 
-
         from PIL import Image, ImageDraw
 
         im = Image.open(BytesIO(png)).convert("RGB")
@@ -147,17 +146,16 @@ class _Action:
     key_target: int = -1
 
 
-async def _perform(s: _Session, a: _Action, cfg: ProbeConfig, real: bool) -> None:
-    """Real input on the page under test; on the twin (real=False) only pointer and focus."""
+async def _mirror(a: _Session, b: _Session, act: _Action) -> None:
+    """The twin gets what the input left behind except the input: pointer position and focus."""
+    if act.kind != "keyboard":
+        await b.page.mouse.move(act.x, act.y)
+    await b.call("setFocus", await a.call("focused"))
+
+
+async def _perform(s: _Session, a: _Action, cfg: ProbeConfig) -> None:
+    """Real input: the mouse at the control, typing, key holds across frames, option picks."""
     m, kb = s.page.mouse, s.page.keyboard
-    if not real:
-        if a.kind not in ("keyboard",):
-            await m.move(a.x, a.y)
-        if a.kind in ("text", "select", "range", "click") and a.index >= 0:
-            await s.call("focus", a.index)
-        if a.kind == "keyboard" and a.key_target >= 0:
-            await s.call("focus", a.key_target)
-        return
     if a.kind == "click":
         await m.click(a.x, a.y)
     elif a.kind == "text":
@@ -228,7 +226,7 @@ class _Probe:
         for t, act in self.history:
             if t > b.t:
                 await b.run(t - b.t)
-            await _perform(b, act, self.cfg, real=True)
+            await _perform(b, act, self.cfg)
         if target_t > b.t:
             await b.run(target_t - b.t)
         return b
@@ -285,9 +283,9 @@ class _Probe:
                 driven += 1
                 await a.call("drain")
                 t_input = a.t
-                await _perform(a, act, cfg, real=True)
+                await _perform(a, act, cfg)
                 if b is not None and use_twin:
-                    await _perform(b, act, cfg, real=False)
+                    await _mirror(a, b, act)
                     if b.t < a.t:
                         await b.run(a.t - b.t)
                 await asyncio.gather(*(s.run(cfg.settle_ms) for s in sessions))
@@ -351,7 +349,7 @@ class _Probe:
 
     async def _resync(self, stack, twin_stack, a: _Session, b: _Session, act: _Action) -> _Session:
         """Give the twin the input it was denied; rebuild it by replay if it does not converge."""
-        await _perform(b, act, self.cfg, real=True)
+        await _perform(b, act, self.cfg)
         await a.run(self.cfg.settle_ms)
         if b.t < a.t:
             await b.run(a.t - b.t)

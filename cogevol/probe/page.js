@@ -33,6 +33,14 @@
     if (G.clickTargets.includes(el) && el !== document.body && el !== document.documentElement) return ['click', null];
     return [null, null];
   };
+  // form fields by their stable names, everything else by what a user reads on it
+  const labelOf = (el) => {
+    const field = /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName) && !/^(button|submit|reset)$/.test(el.type);
+    const text = field
+      ? el.getAttribute('aria-label') || el.id || el.name || (el.labels && el.labels[0] && el.labels[0].innerText) || ''
+      : el.getAttribute('aria-label') || el.innerText || el.value || el.id || '';
+    return String(text).trim().replace(/\s+/g, ' ').slice(0, 40);
+  };
   const P = (window.__cogevolProbe = {
     controls: [],
     discover() {
@@ -46,7 +54,7 @@
         else if (el.disabled || el.getAttribute('aria-disabled') === 'true' || el.closest('fieldset:disabled')) { status = 'not_operable'; reason = 'disabled'; }
         else if (!visible(el)) { status = 'not_operable'; reason = 'not visible'; }
         this.controls.push(el);
-        out.push({ index: this.controls.length - 1, kind, status, reason, tag: el.tagName.toLowerCase(), label: (el.innerText || el.value || el.getAttribute('aria-label') || el.id || '').toString().trim().slice(0, 40) });
+        out.push({ index: this.controls.length - 1, kind, status, reason, tag: el.tagName.toLowerCase(), label: labelOf(el) });
       }
       const keys = [...G.keyTargets];
       return { controls: out, keyTargets: keys, docClick: !!G.docClick };
@@ -65,6 +73,9 @@
       return { ok: true, x, y, box: [r.left, r.top, r.width, r.height] };
     },
     focus(i) { const el = this.controls[i]; if (el) el.focus({ preventScroll: true }); },
+    // focus as an index into controls (-1: nothing focused), so the twin can mirror it
+    focused() { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return this.controls.indexOf(a); },
+    setFocus(i) { if (i >= 0) this.focus(i); else if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur(); },
     nextOption(i) { const el = this.controls[i]; return el && el.options && el.options.length > 1 ? (el.selectedIndex + 1) % el.options.length : -1; },
     // visible state: text and structure of rendered elements, form state, canvas pixels;
     // optionally leaving out one control's own value (its echo of the input). Attributes are

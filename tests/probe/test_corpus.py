@@ -1,0 +1,53 @@
+"""Every verdict of the labelled corpus, with the real Chromium (tests/probe/corpus/labels.json)."""
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from cogevol.probe.runner import probe_all
+
+CORPUS = Path(__file__).parent / "corpus"
+LABELS = json.loads((CORPUS / "labels.json").read_text())
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+
+@pytest.fixture(scope="module")
+def results():
+    items = [(name, (CORPUS / name).read_text()) for name in LABELS]
+    return {r["path"]: r for r in asyncio.run(probe_all(items, workers=1))}
+
+
+def test_corpus_is_large_and_mixed():
+    assert len(LABELS) >= 40
+    assert sum(not e["hard_fail"] for e in LABELS.values()) >= 20
+    assert sum(not e["rendered_ok"] for e in LABELS.values()) >= 3
+
+
+@pytest.mark.parametrize("name", sorted(LABELS))
+def test_page_verdict(results, name):
+    r, e = results[name], LABELS[name]
+    assert (r["rendered_ok"], r["hard_fail"]) == (e["rendered_ok"], e["hard_fail"]), r["reason"]
+    assert r["reason"]
+    assert (r["reward"] == 0.0) == e["hard_fail"]
+    by_label = {c.get("label", ""): c for c in r["controls"]}
+    for label in e["live"]:
+        assert by_label[label]["verdict"] == "live", (label, r["controls"])
+        assert by_label[label]["evidence"]
+    for label in e["dead"]:
+        assert by_label[label].get("verdict") == "dead", (label, r["controls"])
+
+
+def test_overlay_and_disabled_controls_are_not_operable(results):
+    overlay = results["dead_overlay.html"]
+    assert all(c["status"] == "not_operable" and c["reason"].startswith("covered by") for c in overlay["controls"])
+    disabled = results["dead_disabled_only.html"]
+    assert {c["reason"] for c in disabled["controls"]} == {"disabled"}
+
+
+def test_render_failures_say_why(results):
+    assert "script error" in results["render_blank_error.html"]["reason"]
+    loop = results["render_infinite_loop.html"]
+    assert loop["outcome"] == "page_hung" and loop["seconds"] <= 5.0
+    assert not results["render_infinite_loop.html"]["harness_error"]
