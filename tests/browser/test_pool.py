@@ -4,6 +4,7 @@ import asyncio
 
 import psutil
 import pytest
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from cogevol.browser.pool import PAGE_URL, BrowserConfig, BrowserPool
 
@@ -54,7 +55,7 @@ def test_hung_page_is_recovered_and_nothing_is_left_behind():
 
     async def run():
         async with BrowserPool(BrowserConfig(load_timeout_ms=1000)) as pool:
-            with pytest.raises(Exception):
+            with pytest.raises(PlaywrightTimeout):
                 async with pool.page("<script>while(true){}</script>") as page:
                     await page.goto(PAGE_URL, timeout=1000)
             # the pool still serves pages afterwards
