@@ -73,10 +73,18 @@ def _cmd_probe(a: argparse.Namespace) -> int:
             print(f"cogevol probe: {p}: no such file", file=sys.stderr)
             return 2
         items.append((p, path.read_text(encoding="utf-8", errors="replace")))
-    cfg = ProbeConfig(method=a.method, page_timeout_s=a.page_timeout)
+    params = {}
+    if a.params or Path("params.yaml").exists():
+        from cogevol.config import load_params
+
+        params = load_params(a.params).get("probe", {})
+    cfg = ProbeConfig(**{**params.get("probe", {}), **({"method": a.method} if a.method else {}),
+                         **({"page_timeout_s": a.page_timeout} if a.page_timeout else {})})
+    workers = a.workers or params.get("workers", 1)
+    browser = BrowserConfig(**{**params.get("browser", {}), "instances": max(1, workers)})
 
     async def run() -> None:
-        async for rec in probe_stream(items, workers=a.workers, cfg=cfg, browser=BrowserConfig(instances=max(1, a.workers))):
+        async for rec in probe_stream(items, workers=workers, cfg=cfg, browser=browser, weights=params.get("weights")):
             if not a.details:
                 rec.pop("controls", None)
             print(json.dumps(rec, ensure_ascii=False), flush=True)
@@ -126,9 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     pr = sub.add_parser("probe", help="run pages in Chromium, drive their controls, print one JSON verdict per page")
     pr.add_argument("paths", nargs="+", help="HTML files")
-    pr.add_argument("--workers", type=int, default=1, help="pages in flight (one Chromium each); keep <= cores")
-    pr.add_argument("--method", choices=("twin", "baseline"), default="twin", help="counterfactual that decides liveness")
-    pr.add_argument("--page-timeout", type=float, default=10.0, help="seconds per page before it counts as hung")
+    pr.add_argument("--workers", type=int, default=None, help="pages in flight (one Chromium each; default: params.yaml probe.workers)")
+    pr.add_argument("--method", choices=("twin", "baseline"), default=None, help="counterfactual that decides liveness")
+    pr.add_argument("--page-timeout", type=float, default=None, help="seconds per page before it counts as hung")
+    pr.add_argument("--params", default=None, help="params.yaml to read the probe group from")
     pr.add_argument("--details", action="store_true", help="include per-control verdicts and evidence")
     pr.set_defaults(fn=_cmd_probe)
 

@@ -38,6 +38,8 @@ CHROMIUM_ARGS = [
     "--no-default-browser-check",
     "--disable-quic",
     "--mute-audio",
+    "--disable-crash-reporter",  # crashpad handlers outlive the browser and escape the process tree
+    "--disable-breakpad",
     "--disable-features=Translate,MediaRouter,OptimizationHints",
 ]
 
@@ -75,6 +77,8 @@ class _Instance:
         self.pw, self.cfg = playwright, cfg
         self.browser = None
         self.profile = ""
+        self.active = 0  # pages open on this instance
+        self.broken = False  # relaunch as soon as no page uses it
 
     async def launch(self) -> None:
         self.profile = f"cogevol-{os.getpid()}-{uuid.uuid4().hex[:12]}"
@@ -86,14 +90,20 @@ class _Instance:
         )
 
     async def relaunch(self) -> None:
-        await self.kill()
+        await self.kill(graceful=False)  # it already failed to close something: no second chances
         await self.launch()
 
-    async def kill(self) -> None:
+    async def kill(self, graceful: bool = True) -> None:
         procs = marked_processes(self.profile) if self.profile else []
+        if not graceful:
+            import psutil
+
+            for p in procs:
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    p.kill()
         if self.browser is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.browser.close(), self.cfg.close_timeout_s)
+                await asyncio.wait_for(self.browser.close(), self.cfg.close_timeout_s if graceful else 0.5)
         self.browser = None
         self.profile = ""
         if procs:  # whatever did not exit with the browser is killed
@@ -152,19 +162,29 @@ class BrowserPool:
             self._pw_cm = None
 
     def _pick(self) -> _Instance:
-        inst = self._instances[self._next % len(self._instances)]
+        """The least busy healthy instance (pages of one worker do not share a renderer host
+        with another worker's hostile page when instances >= workers)."""
+        healthy = [i for i in self._instances if not i.broken] or self._instances
+        start = self._next % len(healthy)
         self._next += 1
-        return inst
+        return min(healthy[start:] + healthy[:start], key=lambda i: i.active)
 
     @contextlib.asynccontextmanager
     async def page(self, html: str, init_scripts: tuple[str, ...] = (), viewport: tuple[int, int] = (1280, 800)) -> AsyncIterator:
         """A fresh context with one page that will serve `html` at PAGE_URL (not yet loaded)."""
         inst = self._pick()
-        if inst.browser is None or not inst.browser.is_connected():
-            self.relaunches += 1
-            await inst.relaunch()
-        ctx = await inst.browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
+        if inst.broken or inst.browser is None or not inst.browser.is_connected():
+            if inst.active == 0 or inst.browser is None or not inst.browser.is_connected():
+                self.relaunches += 1
+                inst.broken = False
+                await inst.relaunch()
+        inst.active += 1
+        try:
+            ctx = await inst.browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
                                              service_workers="block", accept_downloads=False)
+        except BaseException:
+            inst.active -= 1
+            raise
         body = html.encode("utf-8")
 
         async def route(r):
@@ -181,6 +201,8 @@ class BrowserPool:
             await ctx.add_init_script(script)
         ctx.on("page", _close_popup)
         page = await ctx.new_page()
+        # opened while the page is idle: a session opened later can queue behind a busy renderer
+        _CDP[id(page)] = await ctx.new_cdp_session(page)
         page.set_default_timeout(self.cfg.action_timeout_ms)
         page.on("dialog", _dismiss)
         try:
@@ -188,7 +210,11 @@ class BrowserPool:
         except BaseException:
             await self._dispose(inst, ctx, page, suspect=True)
             raise
-        await self._dispose(inst, ctx, page, suspect=False)
+        else:
+            await self._dispose(inst, ctx, page, suspect=False)
+        finally:
+            inst.active -= 1
+            _CDP.pop(id(page), None)
 
     async def _dispose(self, inst: _Instance, ctx, page, suspect: bool) -> None:
         """Close the context; after a failure, first interrupt whatever script may be running
@@ -199,14 +225,21 @@ class BrowserPool:
         try:
             await asyncio.wait_for(ctx.close(), self.cfg.close_timeout_s)
         except Exception:
-            log.warning("browser: context would not close; relaunching the instance")
-            self.relaunches += 1
-            await inst.relaunch()
+            if inst.active <= 1:  # ours is the only page: take the browser down now
+                log.warning("browser: context would not close; relaunching the instance")
+                self.relaunches += 1
+                await inst.relaunch()
+            else:  # other pages still run there: relaunch once they are done
+                log.warning("browser: context would not close; the instance will be relaunched when idle")
+                inst.broken = True
+
+
+_CDP: dict[int, object] = {}  # page -> CDP session opened with the page
 
 
 async def terminate_scripts(page) -> None:
     """Stop a script that pegs the main thread (CDP calls queue behind it otherwise)."""
-    cdp = await page.context.new_cdp_session(page)
+    cdp = _CDP.get(id(page)) or await page.context.new_cdp_session(page)
     await cdp.send("Runtime.terminateExecution")
 
 

@@ -70,7 +70,7 @@ class Control:
 @dataclass
 class ProbeResult:
     rendered_ok: bool = False
-    outcome: str = "ok"  # ok | page_hung | page_crashed | harness_error
+    outcome: str = "ok"  # ok | page_hung | page_crashed | page_navigated | harness_error
     reason: str = ""
     controls: list[Control] = field(default_factory=list)
     animates: bool = False
@@ -94,8 +94,9 @@ class ProbeResult:
 class _Session:
     """One page under a paused virtual clock."""
 
-    def __init__(self, page):
+    def __init__(self, page, timeout_s: float = 3.0):
         self.page = page
+        self.timeout_s = timeout_s
         self.t = 0
         self.crashed = False
         page.on("crash", self._on_crash)
@@ -110,11 +111,17 @@ class _Session:
         await self.page.goto(PAGE_URL, wait_until="load", timeout=timeout_ms)
 
     async def run(self, ms: int) -> None:
-        await self.page.clock.run_for(ms)
+        await asyncio.wait_for(self.page.clock.run_for(ms), self.timeout_s + ms / 200)
         self.t += ms
 
     async def call(self, fn: str, *args):
-        return await self.page.evaluate(f"(a) => window.__cogevolProbe.{fn}(...a)", list(args))
+        # a page that pegs its main thread never answers: bound every call
+        return await asyncio.wait_for(self.page.evaluate(f"(a) => window.__cogevolProbe.{fn}(...a)", list(args)), self.timeout_s)
+
+    async def perform(self, act: _Action, cfg: ProbeConfig) -> None:
+        """Real input, bounded: a handler that never returns blocks input dispatch too."""
+        budget = self.timeout_s + (len(KEYS) * (cfg.key_hold_ms + 30) / 200 if act.kind == "keyboard" else 0)
+        await asyncio.wait_for(_perform(self, act, cfg), budget)
 
     async def snapshot(self, skip: int = -1) -> dict:
         return await self.call("snapshot", skip)
@@ -201,7 +208,7 @@ class _Probe:
 
     async def _open(self, stack: contextlib.AsyncExitStack) -> _Session:
         page = await stack.enter_async_context(self.pool.page(self.html))
-        s = _Session(page)
+        s = _Session(page, self.pool.cfg.action_timeout_ms / 1000 * 2)
         page.on("pageerror", lambda e: self.result.errors.append(str(e)[:200]) if len(self.result.errors) < 10 else None)
         await s.load(self.pool.cfg.load_timeout_ms, self.instrument)
         return s
@@ -226,7 +233,7 @@ class _Probe:
         for t, act in self.history:
             if t > b.t:
                 await b.run(t - b.t)
-            await _perform(b, act, self.cfg)
+            await b.perform(act, self.cfg)
         if target_t > b.t:
             await b.run(target_t - b.t)
         return b
@@ -283,7 +290,7 @@ class _Probe:
                 driven += 1
                 await a.call("drain")
                 t_input = a.t
-                await _perform(a, act, cfg)
+                await a.perform(act, cfg)
                 if b is not None and use_twin:
                     await _mirror(a, b, act)
                     if b.t < a.t:
@@ -349,7 +356,7 @@ class _Probe:
 
     async def _resync(self, stack, twin_stack, a: _Session, b: _Session, act: _Action) -> _Session:
         """Give the twin the input it was denied; rebuild it by replay if it does not converge."""
-        await _perform(b, act, self.cfg)
+        await b.perform(act, self.cfg)
         await a.run(self.cfg.settle_ms)
         if b.t < a.t:
             await b.run(a.t - b.t)
@@ -378,12 +385,14 @@ async def probe_html(pool: BrowserPool, html: str, cfg: ProbeConfig | None = Non
     except asyncio.TimeoutError:
         result = probe.result
         result.outcome = "page_hung"
-        result.reason = f"page hung: no answer within {cfg.page_timeout_s:.0f}s (busy main thread or runaway script)"
+        result.reason = "page hung: it stopped answering (busy main thread or runaway script)"
     except Exception as e:  # classify: the page's fault or ours
         result = probe.result
         msg = f"{type(e).__name__}: {e}".splitlines()[0][:240]
         if "Timeout" in type(e).__name__ or "Timeout" in msg:
             result.outcome, result.reason = "page_hung", f"page hung: {msg}"
+        elif "Execution context was destroyed" in msg or "navigat" in msg.lower():
+            result.outcome, result.reason = "page_navigated", f"page reloads or navigates by itself: {msg}"
         elif "crash" in msg.lower() or "Target closed" in msg or "has been closed" in msg:
             result.outcome, result.reason = "page_crashed", f"page crashed: {msg}"
         else:

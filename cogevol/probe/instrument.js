@@ -19,6 +19,11 @@
   // --- containment -------------------------------------------------------------------------
   window.alert = () => {}; window.confirm = () => false; window.prompt = () => null; window.print = () => {};
   window.open = () => null;
+  // history spam floods the browser process with IPC: the first 50 entries are plenty
+  for (const m of ['pushState', 'replaceState']) {
+    const f = History.prototype[m]; let n = 0;
+    History.prototype[m] = function (...a) { if (++n <= 50) return f.apply(this, a); };
+  }
   // links that would leave the page are followed nowhere (the router answers other
   // navigations with 204, which keeps the document too)
   window.addEventListener('click', (e) => {

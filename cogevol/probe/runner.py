@@ -28,7 +28,8 @@ def record(name: str, result, s) -> dict:
 
 
 async def probe_stream(items: Iterable[tuple[str, str]], workers: int = 1, cfg: ProbeConfig | None = None,
-                       browser: BrowserConfig | None = None, pool: BrowserPool | None = None) -> AsyncIterator[dict]:
+                       browser: BrowserConfig | None = None, pool: BrowserPool | None = None,
+                       weights: dict[str, float] | None = None) -> AsyncIterator[dict]:
     """Yield one record per (name, html) as pages finish; at most `workers` pages in flight."""
     cfg = cfg or ProbeConfig()
     own = pool is None
@@ -43,7 +44,7 @@ async def probe_stream(items: Iterable[tuple[str, str]], workers: int = 1, cfg: 
             if result.outcome == "harness_error":  # the harness's fault: one retry on a fresh context
                 log.warning("probe: retrying %s after a harness error: %s", name, result.reason)
                 result = await probe_html(pool, html, cfg)
-            return record(name, result, score(result))
+            return record(name, result, score(result, weights=weights))
 
     try:
         tasks = [asyncio.create_task(one(n, h)) for n, h in items]

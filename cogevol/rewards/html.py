@@ -51,7 +51,7 @@ def score(result: ProbeResult, judge_terms: dict[str, float] | None = None, weig
                 controls_operable=len(operable), controls_live=len(live), controls_excluded=excluded)
     if result.outcome == "harness_error":
         return HtmlScore(hard_fail=False, reward=None, reason=result.reason, harness_error=True, **base)
-    if result.outcome in ("page_hung", "page_crashed") or not result.rendered_ok:
+    if result.outcome in ("page_hung", "page_crashed", "page_navigated") or not result.rendered_ok:
         return HtmlScore(hard_fail=True, reward=0.0, reason=result.reason or "not rendered", **base)
     if not operable:
         return HtmlScore(hard_fail=True, reward=0.0, reason="hard fail: no operable control" + _not_operable(result), **base)

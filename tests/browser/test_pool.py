@@ -12,7 +12,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 
 def _chromium_pids() -> set[int]:
-    return {p.pid for p in psutil.process_iter(["name"]) if "chrom" in (p.info["name"] or "").lower()}
+    """Running Chromium processes (zombies waiting to be reaped by init are not running)."""
+    return {p.pid for p in psutil.process_iter(["name", "status"])
+            if "chrom" in (p.info["name"] or "").lower() and p.info["status"] != psutil.STATUS_ZOMBIE}
 
 
 async def _load(pool, html, wait_ms=300):
