@@ -34,7 +34,7 @@ _HERE = Path(__file__).parent
 _INSTRUMENT = (_HERE / "instrument.js").read_text()
 _PAGE_JS = (_HERE / "page.js").read_text()
 T0 = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
-KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Space", "Enter")
+KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Space", "Enter", "KeyW", "KeyA", "KeyS", "KeyD")
 
 
 @dataclass
@@ -106,7 +106,9 @@ class _Session:
 
     async def load(self, timeout_ms: int, instrument: str) -> None:
         await self.page.clock.install(time=T0)
-        await self.page.clock.pause_at(T0 + dt.timedelta(seconds=1))
+        # the installed clock runs in real time until paused: pause far enough ahead that a
+        # loaded machine cannot have passed it already
+        await self.page.clock.pause_at(T0 + dt.timedelta(minutes=10))
         await self.page.add_init_script(instrument)  # after the clock's script, so ours wins
         await self.page.goto(PAGE_URL, wait_until="load", timeout=timeout_ms)
 
