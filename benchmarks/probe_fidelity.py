@@ -13,6 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from cogevol.probe.core import ProbeConfig  # noqa: E402
 from cogevol.probe.runner import probe_all  # noqa: E402
 
 CORPUS = ROOT / "tests" / "probe" / "corpus"
@@ -20,9 +21,11 @@ CORPUS = ROOT / "tests" / "probe" / "corpus"
 
 def main() -> None:
     labels = json.loads((CORPUS / "labels.json").read_text())
-    rows = asyncio.run(probe_all([(n, (CORPUS / n).read_text()) for n in labels], workers=1))
+    items = [(n, (CORPUS / n).read_text()) for n in labels]
+    runs = {"twin (idle pages: own pre-input state)": asyncio.run(probe_all(items, workers=1)),
+            "twin (always a lockstep copy)": asyncio.run(probe_all(items, workers=1, cfg=ProbeConfig(idle_shortcut=False)))}
     out = {}
-    for method in ("twin", "baseline"):
+    for name, method, rows in [(n, "twin", r) for n, r in runs.items()] + [("baseline (quiet-window subtraction)", "baseline", runs["twin (always a lockstep copy)"])]:
         key = f"{method}_verdict"
         pages_ok, ctl_ok, ctl_n, wrong = 0, 0, 0, []
         for r in rows:
@@ -38,9 +41,9 @@ def main() -> None:
                 for n in names:
                     ctl_n += 1
                     ctl_ok += ctl.get(n, {}).get(key) == want
-        out[method] = {"page_accuracy": round(pages_ok / len(rows), 4), "control_accuracy": round(ctl_ok / ctl_n, 4),
-                       "pages_wrong": wrong}
-        print(method, out[method], flush=True)
+        out[name] = {"page_accuracy": round(pages_ok / len(rows), 4), "control_accuracy": round(ctl_ok / ctl_n, 4),
+                     "pages_wrong": wrong, "wall_s_1_worker": round(sum(r["seconds"] for r in rows), 1)}
+        print(name, out[name], flush=True)
     Path(ROOT / "benchmarks" / "results" / "probe_fidelity.json").write_text(json.dumps(out, indent=2) + "\n")
 
 

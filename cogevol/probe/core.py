@@ -48,6 +48,7 @@ class ProbeConfig:
     key_hold_ms: int = 250  # each key is held across this many ms of frames
     max_controls: int = 16  # operable controls driven per page (document order)
     method: str = "twin"  # twin | baseline: which counterfactual decides
+    idle_shortcut: bool = True  # twin: an idle page's own pre-input state stands in for the twin
     page_timeout_s: float = 10.0  # whole-page budget
     pixel_check: bool = True  # masked screenshots when DOM and canvas agree
     pixel_min: int = 30  # changed pixels that count as a visible change (anti-aliasing noise is below)
@@ -132,14 +133,13 @@ class _Session:
         return await self.page.screenshot(type="png", animations="disabled", caret="hide")
 
     @staticmethod
-    def masked(png: bytes, mask_box: list[float] | None):
+    def masked(png: bytes, boxes: list[list[float]]):
         from io import BytesIO
 
         from PIL import Image, ImageDraw
 
         im = Image.open(BytesIO(png)).convert("RGB")
-        if mask_box:
-            x, y, w, h = mask_box  # the control itself and its focus ring
+        for x, y, w, h in boxes:  # a control and its focus ring
             ImageDraw.Draw(im).rectangle([x - 10, y - 10, x + w + 10, y + h + 10], fill=(0, 0, 0))
         return im
 
@@ -153,6 +153,7 @@ class _Action:
     box: list[float] | None = None
     option: int = -1
     key_target: int = -1
+    also_mask: list = field(default_factory=list)  # boxes whose redraw is not a response
 
 
 async def _mirror(a: _Session, b: _Session, act: _Action) -> None:
@@ -215,14 +216,13 @@ class _Probe:
         await s.load(self.pool.cfg.load_timeout_ms, self.instrument)
         return s
 
-    async def _quiet(self, sessions: list[_Session]) -> tuple[set[str], bool]:
-        a = sessions[0]
+    async def _quiet(self, a: _Session) -> tuple[set[str], bool]:
         baseline: set[str] = set()
         states = set()
         step = max(1, self.cfg.quiet_ms // self.cfg.quiet_steps)
         await a.call("drain")  # what loading did is not what the page does by itself
         for _ in range(self.cfg.quiet_steps):
-            await asyncio.gather(*(s.run(step) for s in sessions))
+            await a.run(step)
             baseline |= _tokens(await a.call("drain"))
             snap = await a.snapshot()
             states.add((snap["dom"], snap["canvas"]))
@@ -230,11 +230,13 @@ class _Probe:
 
     async def _rebuild_twin(self, stack: contextlib.AsyncExitStack, target_t: int) -> _Session:
         b = await self._open(stack)
-        await b.run(self.cfg.quiet_ms - self.cfg.quiet_ms % self.cfg.quiet_steps or self.cfg.quiet_ms)
+        await b.run(max(1, self.cfg.quiet_ms // self.cfg.quiet_steps) * self.cfg.quiet_steps)  # what `a` ran
         await b.call("discover")
         for t, act in self.history:
             if t > b.t:
                 await b.run(t - b.t)
+            if act.kind != "keyboard":
+                await b.call("aim", act.index)
             await b.perform(act, self.cfg)
         if target_t > b.t:
             await b.run(target_t - b.t)
@@ -243,16 +245,11 @@ class _Probe:
     async def run(self) -> ProbeResult:
         r, cfg = self.result, self.cfg
         async with contextlib.AsyncExitStack() as stack:
-            use_twin = cfg.method == "twin"
             twin_stack = contextlib.AsyncExitStack()
             await stack.enter_async_context(twin_stack)
-            if use_twin:  # both copies load at once
-                a, b = await asyncio.gather(self._open(stack), self._open(twin_stack))
-            else:
-                a, b = await self._open(stack), None
-            sessions = [a] + ([b] if b else [])
+            a = await self._open(stack)
             content = await a.call("visibleContent")
-            baseline, r.animates = await self._quiet(sessions)
+            baseline, r.animates = await self._quiet(a)
             if a.crashed:
                 r.outcome, r.reason = "page_crashed", "render: the tab crashed while loading"
                 return r
@@ -264,63 +261,85 @@ class _Probe:
                 return r
             r.rendered_ok = True
             found = await a.call("discover")
-            if b is not None:
-                found_b = await b.call("discover")
-                sa, sb = await a.snapshot(), await b.snapshot()
-                if len(found_b["controls"]) != len(found["controls"]) or sa != sb:
-                    log.info("probe: page is not deterministic under the seeded clock; baseline method decides")
-                    use_twin = False
             controls = [Control(c["index"], c["kind"], c["tag"], c["label"], c["status"], c["reason"]) for c in found["controls"]]
             keys = found["keyTargets"]
             if keys:  # one pseudo-control: key holds across frames, focused on the canvas if only it listens
                 target = next((c.index for c in controls if c.kind == "canvas" and c.status == "operable"), -1) if keys == ["canvas"] else -1
                 controls.append(Control(target, "keyboard", "keyboard", "+".join(keys), "operable"))
             r.controls = controls
+            operable = [k for k, c in enumerate(controls) if c.status == "operable"]
+            # An idle page (no timers, no frames pending) shows without input exactly what it shows
+            # now: its own state before the input is the counterfactual, and no twin is needed until
+            # an input wakes it up. Otherwise a twin runs in lockstep from the start.
+            use_twin = cfg.method == "twin"
+            static = use_twin and cfg.idle_shortcut and not r.animates and await a.call("idle")
+            b = None
+            if use_twin and operable and not static:
+                b, use_twin = await self._start_twin(twin_stack, a, len(found["controls"]))
             driven = 0
-            last = max((k for k, c in enumerate(controls) if c.status == "operable"), default=-1)
-            for k, c in enumerate(controls):
-                if c.status != "operable":
-                    continue
+            for k in operable:
+                c = controls[k]
                 if driven >= cfg.max_controls:
                     c.status, c.reason = "not_operable", "over max_controls"
                     continue
                 act = await self._aim(a, c)
                 if act is None:
                     continue
-                if b is not None and use_twin and c.kind != "keyboard":
-                    await b.call("aim", c.index)  # same scroll position
                 driven += 1
+                skip = act.index if act.kind in ("text", "select", "range", "click") else -1
+                before = None
+                if static:  # pointer on the control first, so hover is part of the counterfactual
+                    if act.kind != "keyboard":
+                        await a.page.mouse.move(act.x, act.y)
+                    before = (await a.snapshot(skip), await a.screenshot() if cfg.pixel_check else None)
+                    # an element that loses focus to the input redraws its focus ring: not a response
+                    had_focus = await a.call("focused")
+                    act.also_mask = [await a.call("box", had_focus)] if had_focus >= 0 and had_focus != act.index else []
+                elif b is not None and act.kind != "keyboard":
+                    await b.call("aim", c.index)  # same scroll position
                 await a.call("drain")
                 t_input = a.t
                 await a.perform(act, cfg)
-                if b is not None and use_twin:
+                if b is not None:
                     await _mirror(a, b, act)
                     if b.t < a.t:
                         await b.run(a.t - b.t)
-                await asyncio.gather(*(s.run(cfg.settle_ms) for s in sessions))
-                if b is not None and use_twin and b.t != a.t:
-                    await b.run(a.t - b.t)
+                await asyncio.gather(*(s.run(cfg.settle_ms) for s in (a, b) if s is not None))
                 new = _tokens(await a.call("drain")) - baseline
                 c.baseline_verdict = "live" if new else "dead"
-                baseline_evidence = ", ".join(sorted(new)[:3])
-                if b is not None and use_twin:
-                    c.twin_verdict, c.evidence = await self._compare(a, b, act)
-                    self.history.append((t_input, act))
-                    if k != last and driven < cfg.max_controls:  # nothing to keep in step for after the last one
-                        b = await self._resync(stack, twin_stack, a, b, act)
-                        sessions = [a, b]
+                self.history.append((t_input, act))
+                if static:
+                    c.twin_verdict, c.evidence = await self._verdict((before[0], await a.snapshot(skip)), before[1], a, None, act)
+                elif b is not None:
+                    snaps = await asyncio.gather(a.snapshot(skip), b.snapshot(skip))
+                    c.twin_verdict, c.evidence = await self._verdict(snaps, None, a, b, act)
+                if use_twin and c.twin_verdict:
+                    c.verdict = c.twin_verdict
                 else:
-                    c.evidence = baseline_evidence
-                    self.history.append((t_input, act))
-                c.verdict = c.twin_verdict if (use_twin and c.twin_verdict) else c.baseline_verdict
-                if c.verdict == "live" and not c.evidence:
-                    c.evidence = baseline_evidence
+                    c.verdict, c.evidence = c.baseline_verdict, ", ".join(sorted(new)[:3]) or "no new draw or DOM signature"
+                if k == operable[-1]:
+                    pass  # nothing to keep in step for after the last control
+                elif static and not await a.call("idle"):  # the input woke the page up: a twin from here on
+                    static = False
+                    b, use_twin = await self._start_twin(twin_stack, a, len(found["controls"]))
+                elif b is not None:
+                    b = await self._resync(twin_stack, a, b, act)
                 if a.crashed:
                     r.outcome, r.reason = "page_crashed", f"the tab crashed after input on {c.kind} {c.label!r}"
                     return r
-            r.method = "twin" if use_twin else "baseline"
+            r.method = ("twin" if b is not None or not static else "idle-state") if use_twin else "baseline"
             r.viewport = await self._viewports(a)
         return r
+
+    async def _start_twin(self, twin_stack, a: _Session, n_controls: int) -> tuple[_Session | None, bool]:
+        """A twin in lockstep with `a`; (None, False) when the page is not deterministic enough."""
+        b = await self._rebuild_twin(twin_stack, a.t)
+        found_b = await b.call("discover") if not self.history else None
+        if (found_b is not None and len(found_b["controls"]) != n_controls) or await a.snapshot() != await b.snapshot():
+            log.info("probe: page is not deterministic under the seeded clock; baseline method decides")
+            await twin_stack.aclose()
+            return None, False
+        return b, True
 
     async def _aim(self, a: _Session, c: Control) -> _Action | None:
         if c.kind == "keyboard":
@@ -339,24 +358,30 @@ class _Probe:
             option = 1 if await a.page.evaluate("(i) => window.__cogevolProbe.controls[i].type === 'number'", c.index) else 0
         return _Action(c.kind, c.index, aim["x"], aim["y"], aim["box"], option)
 
-    async def _compare(self, a: _Session, b: _Session, act: _Action) -> tuple[str, str]:
-        skip = act.index if act.kind in ("text", "select", "range", "click") else -1
-        sa, sb = await asyncio.gather(a.snapshot(skip), b.snapshot(skip))
+    async def _verdict(self, snaps: tuple[dict, dict], shot_before, a: _Session, b: _Session | None, act: _Action) -> tuple[str, str]:
+        """Live when the page with the input differs visibly from its counterfactual: the twin's
+        state (b) or, for an idle page, its own state before the input (snaps[0], shot_before)."""
+        sa, sb = snaps[1], snaps[0]
+        if b is not None:
+            sa, sb = snaps
         if sa["dom"] != sb["dom"]:
             return "live", "visible text or form state changed"
         if sa["canvas"] != sb["canvas"]:
             return "live", "canvas pixels changed"
         if self.cfg.pixel_check:
-            mask = act.box if act.kind in ("text", "select", "range", "click") else None
-            pa, pb = await asyncio.gather(a.screenshot(), b.screenshot())
+            if b is not None:
+                pa, pb = await asyncio.gather(a.screenshot(), b.screenshot())
+            else:
+                pa, pb = await a.screenshot(), shot_before
             if pa == pb:
-                return "dead", "no visible difference from the twin"
+                return "dead", "no visible difference"
+            mask = ([act.box] if act.kind in ("text", "select", "range", "click") else []) + act.also_mask
             changed = _changed_pixels(_Session.masked(pa, mask), _Session.masked(pb, mask))
             if changed >= self.cfg.pixel_min:
                 return "live", f"rendered pixels changed ({changed} px)"
-        return "dead", "no visible difference from the twin"
+        return "dead", "no visible difference"
 
-    async def _resync(self, stack, twin_stack, a: _Session, b: _Session, act: _Action) -> _Session:
+    async def _resync(self, twin_stack, a: _Session, b: _Session, act: _Action) -> _Session:
         """Give the twin the input it was denied; rebuild it by replay if it does not converge."""
         await b.perform(act, self.cfg)
         await a.run(self.cfg.settle_ms)

@@ -16,6 +16,19 @@
   // frame between two copies of a page, which would break the lockstep twin.
   window.requestAnimationFrame = (cb) => setTimeout(() => cb(performance.now()), 16);
   window.cancelAnimationFrame = (id) => clearTimeout(id);
+  // pending timers (animation frames included): a page with none left is idle, and what it
+  // shows without input is simply what it shows now
+  const pending = (G.pending = new Set());
+  const st = window.setTimeout, ct = window.clearTimeout, si = window.setInterval, ci = window.clearInterval;
+  window.setTimeout = function (fn, ms, ...args) {
+    if (typeof fn !== 'function') { G.untracked = true; return st.call(window, fn, ms, ...args); }
+    const id = st.call(window, function (...a) { pending.delete(id); return fn.apply(this, a); }, ms, ...args);
+    pending.add(id);
+    return id;
+  };
+  window.clearTimeout = (id) => { pending.delete(id); return ct.call(window, id); };
+  window.setInterval = function (fn, ms, ...args) { const id = si.call(window, fn, ms, ...args); pending.add(id); return id; };
+  window.clearInterval = (id) => { pending.delete(id); return ci.call(window, id); };
   // --- containment -------------------------------------------------------------------------
   window.alert = () => {}; window.confirm = () => false; window.prompt = () => null; window.print = () => {};
   window.open = () => null;

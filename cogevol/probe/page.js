@@ -108,6 +108,8 @@
       }
       return { dom: hash(parts.join('')), canvas: canvases.join(',') };
     },
+    box(i) { const el = this.controls[i]; if (!el) return null; const r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; },
+    idle() { return G.pending.size === 0 && !G.untracked; },
     drain() { const d = G.draws, m = G.mutations; G.draws = []; G.mutations = []; return { draws: d, mutations: m }; },
     visibleContent() {
       let area = 0, text = 0;
