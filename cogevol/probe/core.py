@@ -5,10 +5,12 @@ Two counterfactuals answer "would the page have looked like this without the inp
 
 * twin (default): a second copy of the page runs in lockstep (same seed, same virtual clock,
   same earlier inputs, same pointer position and focus) and does not receive the input under
-  test; the control is live when the two pages' visible state differs (DOM text, attributes and
-  form state, canvas 2D / WebGL pixels, and a masked screenshot when those agree). After each
-  control the twin receives the same input; if the pages do not converge, the twin is rebuilt
-  by replaying the input history at the same virtual times.
+  test; the control is live when the two pages' visible state differs (text and structure of
+  rendered elements, form state, canvas 2D / WebGL pixels, and a masked screenshot when those
+  agree). After each control the twin receives the same input; if the pages do not converge,
+  the twin is rebuilt by replaying the input history at the same virtual times.
+* idle pages (no animation, no timer or frame pending): the page's own state just before the
+  input is the exact counterfactual, so no twin is opened until an input wakes the page up.
 * baseline (CogEvol's reference): draw-call and DOM-mutation signatures seen during the quiet
   window are subtracted from those seen after the input; anything new means live.
 
@@ -26,7 +28,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from cogevol.browser.pool import PAGE_URL, BrowserPool, terminate_scripts
+from cogevol.browser.pool import PAGE_URL, BrowserPool
 
 log = logging.getLogger(__name__)
 
@@ -427,12 +429,6 @@ async def probe_html(pool: BrowserPool, html: str, cfg: ProbeConfig | None = Non
             log.warning("probe: harness error: %s", msg)
     result.seconds = round(time.perf_counter() - t0, 3)
     return result
-
-
-async def stop_page(page) -> None:
-    with contextlib.suppress(Exception):
-        await terminate_scripts(page)
-
 
 
 def _changed_pixels(a, b) -> int:
