@@ -44,7 +44,7 @@ def extract_html(completion) -> str | None:
 class HtmlReward:
     __name__ = "html_probe_reward"  # TRL names reward columns after the function
 
-    def __init__(self, workers: int = 2, cfg: ProbeConfig | None = None, browser: BrowserConfig | None = None):
+    def __init__(self, workers: int = 1, cfg: ProbeConfig | None = None, browser: BrowserConfig | None = None):
         self.workers, self.cfg = workers, cfg or ProbeConfig()
         self.browser = browser or BrowserConfig(instances=workers)
         self._loop = asyncio.new_event_loop()
