@@ -82,14 +82,6 @@ class ProbeResult:
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
-    @property
-    def operable(self) -> list[Control]:
-        return [c for c in self.controls if c.status == "operable"]
-
-    @property
-    def live(self) -> list[Control]:
-        return [c for c in self.controls if c.verdict == "live"]
-
     def as_dict(self) -> dict:
         return asdict(self)
 
