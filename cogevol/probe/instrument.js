@@ -59,6 +59,11 @@
     if (CLICK.has(type) && (this === window || this === document)) G.docClick = true;
     return origAdd.call(this, type, fn, opts);
   };
+  // handlers assigned as properties (cell.onclick = ...) make a control as much as listeners do
+  for (const ev of ['onclick', 'onmousedown', 'onmouseup', 'onpointerdown', 'ontouchstart', 'ondblclick']) {
+    const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, ev);
+    if (d && d.set) Object.defineProperty(HTMLElement.prototype, ev, { configurable: true, get: d.get, set(v) { if (v && G.clickTargets.length < 500) G.clickTargets.push(this); return d.set.call(this, v); } });
+  }
   for (const [obj, name] of [[window, 'window'], [Document.prototype, 'document']]) {
     for (const ev of ['onkeydown', 'onkeyup', 'onkeypress']) {
       const d = Object.getOwnPropertyDescriptor(obj, ev);

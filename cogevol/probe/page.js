@@ -13,6 +13,11 @@
   };
   const TYPED = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color', 'file', 'email', 'tel', 'url', 'password']);
   const TEXT = new Set(['', 'text', 'search', 'number']);
+  const delegated = (el) => {
+    if (G.docClick) return true;
+    for (let e = el.parentElement; e; e = e.parentElement) if (G.clickTargets.includes(e)) return true;
+    return false;
+  };
   const kindOf = (el) => {
     const tag = el.tagName.toLowerCase(), type = (el.getAttribute('type') || '').toLowerCase();
     if (el.getAttribute('draggable') === 'true') return ['excluded', 'drag-and-drop'];
@@ -31,6 +36,10 @@
     if (tag === 'canvas') return ['canvas', null];
     if (tag === 'button' || tag === 'summary' || (tag === 'a' && el.hasAttribute('href')) || el.getAttribute('role') === 'button' || el.hasAttribute('onclick')) return ['click', null];
     if (G.clickTargets.includes(el) && el !== document.body && el !== document.documentElement) return ['click', null];
+    // delegated clicks (a listener on document or an ancestor): the outermost element that
+    // shows a pointer cursor is what a user would click
+    if (el !== document.body && el !== document.documentElement && delegated(el) && getComputedStyle(el).cursor === 'pointer'
+        && !(el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer')) return ['click', null];
     return [null, null];
   };
   // form fields by their stable names, everything else by what a user reads on it
@@ -118,6 +127,10 @@
         if (!visible(el)) continue;
         const r = el.getBoundingClientRect();
         if (tag === 'CANVAS' || tag === 'SVG' || tag === 'IMG' || tag === 'VIDEO' || tag === 'svg') area += r.width * r.height;
+        else if (tag !== 'BODY' && tag !== 'HTML') {  // painted boxes (a board of empty cells is content)
+          const st = getComputedStyle(el);
+          if (st.backgroundImage !== 'none' || !/^(transparent|rgba\(0, 0, 0, 0\))$/.test(st.backgroundColor)) area += r.width * r.height;
+        }
         for (const n of el.childNodes) if (n.nodeType === 3 && n.textContent.trim()) text += n.textContent.trim().length;
         if (tag === 'BUTTON' || tag === 'INPUT' || tag === 'SELECT') text += 1;
       }
