@@ -148,6 +148,7 @@ class _Action:
     option: int = -1
     key_target: int = -1
     also_mask: list = field(default_factory=list)  # boxes whose redraw is not a response
+    keys: tuple[str, ...] = KEYS  # keyboard: the keys pressed, one hold each
 
 
 async def _mirror(a: _Session, b: _Session, act: _Action) -> None:
@@ -179,7 +180,7 @@ async def _perform(s: _Session, a: _Action, cfg: ProbeConfig) -> None:
     elif a.kind == "keyboard":
         if a.key_target >= 0:
             await s.call("focus", a.key_target)
-        for key in KEYS:
+        for key in a.keys:
             await kb.down(key)
             await s.run(cfg.key_hold_ms)
             await kb.up(key)
@@ -257,9 +258,8 @@ class _Probe:
             found = await a.call("discover")
             controls = [Control(c["index"], c["kind"], c["tag"], c["label"], c["status"], c["reason"]) for c in found["controls"]]
             keys = found["keyTargets"]
-            if keys:  # one pseudo-control: key holds across frames, focused on the canvas if only it listens
-                target = next((c.index for c in controls if c.kind == "canvas" and c.status == "operable"), -1) if keys == ["canvas"] else -1
-                controls.append(Control(target, "keyboard", "keyboard", "+".join(keys), "operable"))
+            if keys:  # one pseudo-control: key holds across frames, focused on the listening element if only it listens
+                controls.append(Control(found["keyIndex"], "keyboard", "keyboard", "+".join(keys), "operable"))
             r.controls = controls
             operable = [k for k, c in enumerate(controls) if c.status == "operable"]
             # An idle page (no timers, no frames pending) shows without input exactly what it shows
@@ -293,7 +293,11 @@ class _Probe:
                     await b.call("aim", c.index)  # same scroll position
                 await a.call("drain")
                 t_input = a.t
-                await a.perform(act, cfg)
+                early = None
+                if act.kind == "keyboard":  # key by key: a later key may undo what an earlier one did
+                    early = await self._drive_keys(a, b, act, before)
+                else:
+                    await a.perform(act, cfg)
                 if b is not None:
                     await _mirror(a, b, act)
                     if b.t < a.t:
@@ -302,7 +306,9 @@ class _Probe:
                 new = _tokens(await a.call("drain")) - baseline
                 c.baseline_verdict = "live" if new else "dead"
                 self.history.append((t_input, act))
-                if static:
+                if early:
+                    c.twin_verdict, c.evidence = early
+                elif static:
                     c.twin_verdict, c.evidence = await self._verdict((before[0], await a.snapshot(skip)), before[1], a, None, act)
                 elif b is not None:
                     snaps = await asyncio.gather(a.snapshot(skip), b.snapshot(skip))
@@ -325,6 +331,28 @@ class _Probe:
             r.viewport = await self._viewports(a)
         return r
 
+    async def _drive_keys(self, a: _Session, b: _Session | None, act: _Action, before) -> tuple[str, str] | None:
+        """Hold each key in turn and compare after each; stop at the first visible change.
+        `act.keys` ends up holding the keys pressed, so a replay presses the same ones."""
+        pressed = []
+        for key in KEYS:
+            pressed.append(key)
+            await a.perform(_Action("keyboard", act.index, key_target=act.key_target, keys=(key,)), self.cfg)
+            if b is not None:
+                await b.call("setFocus", await a.call("focused"))
+                await b.run(a.t - b.t)
+                sa, sb = await asyncio.gather(a.snapshot(), b.snapshot())
+            elif before is not None:
+                sa, sb = await a.snapshot(), before[0]
+            else:
+                continue
+            if sa["dom"] != sb["dom"] or sa["canvas"] != sb["canvas"]:
+                act.keys = tuple(pressed)
+                what = "visible text or form state" if sa["dom"] != sb["dom"] else "canvas pixels"
+                return "live", f"{what} changed while holding {key}"
+        act.keys = tuple(pressed)
+        return None
+
     async def _start_twin(self, twin_stack, a: _Session, n_controls: int) -> tuple[_Session | None, bool]:
         """A twin in lockstep with `a`; (None, False) when the page is not deterministic enough."""
         b = await self._rebuild_twin(twin_stack, a.t)
@@ -336,8 +364,9 @@ class _Probe:
         return b, True
 
     async def _aim(self, a: _Session, c: Control) -> _Action | None:
-        if c.kind == "keyboard":
-            return _Action("keyboard", c.index, key_target=c.index)
+        if c.kind == "keyboard":  # the focused listener's own focus ring is not a response
+            box = await a.call("box", c.index) if c.index >= 0 else None
+            return _Action("keyboard", c.index, box=box, key_target=c.index)
         aim = await a.call("aim", c.index)
         if not aim["ok"]:
             c.status, c.reason = "not_operable", aim["reason"]
@@ -369,7 +398,7 @@ class _Probe:
                 pa, pb = await a.screenshot(), shot_before
             if pa == pb:
                 return "dead", "no visible difference"
-            mask = ([act.box] if act.kind in ("text", "select", "range", "click") else []) + act.also_mask
+            mask = ([act.box] if act.box and act.kind in ("text", "select", "range", "click", "keyboard") else []) + act.also_mask
             changed = _changed_pixels(_Session.masked(pa, mask), _Session.masked(pb, mask))
             if changed >= self.cfg.pixel_min:
                 return "live", f"rendered pixels changed ({changed} px)"

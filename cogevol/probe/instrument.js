@@ -54,6 +54,7 @@
     if (KEY.has(type)) {
       const kind = this === window ? 'window' : this === document ? 'document' : (this && this.tagName ? this.tagName.toLowerCase() : 'other');
       G.keyTargets.add(kind);
+      if (this instanceof Element && !G.keyEl) G.keyEl = this;
     }
     if (CLICK.has(type) && this instanceof Element && G.clickTargets.length < 500) G.clickTargets.push(this);
     if (CLICK.has(type) && (this === window || this === document)) G.docClick = true;

@@ -66,7 +66,13 @@
         out.push({ index: this.controls.length - 1, kind, status, reason, tag: el.tagName.toLowerCase(), label: labelOf(el) });
       }
       const keys = [...G.keyTargets];
-      return { controls: out, keyTargets: keys, docClick: !!G.docClick };
+      // keys heard only by an element: the keyboard pseudo-control focuses that element first
+      let keyIndex = -1;
+      if (G.keyEl && !G.keyTargets.has('window') && !G.keyTargets.has('document')) {
+        keyIndex = this.controls.indexOf(G.keyEl);
+        if (keyIndex < 0) { this.controls.push(G.keyEl); keyIndex = this.controls.length - 1; }
+      }
+      return { controls: out, keyTargets: keys, keyIndex, docClick: !!G.docClick };
     },
     // bring a control into view and hit-test its centre; null when a user could not reach it
     aim(i, fx = 0.5, fy = 0.5) {
