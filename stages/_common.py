@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 from collections.abc import Iterable
@@ -31,3 +32,14 @@ def write_csv(path: str | Path, header: list[str], rows: Iterable[Iterable]) -> 
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(rows)
+
+
+def stage_args(plot_help: str | None = None, many_inputs: bool = False) -> argparse.Namespace:
+    """The arguments every stage takes from dvc.yaml: inputs, output dir, metrics file, plot CSV."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--input", nargs="+" if many_inputs else None, required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--metrics", required=True)
+    if plot_help:
+        ap.add_argument("--plot", required=True, help=plot_help)
+    return ap.parse_args()

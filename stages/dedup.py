@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import start, write_csv, write_metrics  # noqa: E402
+from _common import stage_args, start, write_csv, write_metrics  # noqa: E402
 
 from cogevol.dedup.pipeline import DedupConfig  # noqa: E402
 from cogevol.dedup.records import dedup_file  # noqa: E402
@@ -17,12 +16,7 @@ from cogevol.tracking import stage_run  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--input", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--metrics", required=True)
-    ap.add_argument("--plot", required=True, help="CSV of group sizes for `dvc plots`")
-    a = ap.parse_args()
+    a = stage_args("CSV of group sizes for `dvc plots`")
     params = dict(start("dedup"))
     field = params.pop("field", "request")
     with stage_run("dedup", params) as run:

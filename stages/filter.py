@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import start, write_csv, write_metrics  # noqa: E402
+from _common import stage_args, start, write_csv, write_metrics  # noqa: E402
 
 from cogevol.curate.pipeline import run_filter  # noqa: E402
 from cogevol.plots import barh  # noqa: E402
@@ -15,12 +14,7 @@ from cogevol.tracking import stage_run  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--input", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--metrics", required=True)
-    ap.add_argument("--plot", required=True, help="CSV of drops per reason for `dvc plots`")
-    a = ap.parse_args()
+    a = stage_args("CSV of drops per reason for `dvc plots`")
     params = start("filter")
     with stage_run("filter", params) as run:
         stats = run_filter(a.input, a.out, params)

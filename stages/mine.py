@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import start, write_metrics  # noqa: E402
+from _common import stage_args, start, write_metrics  # noqa: E402
 
 from cogevol.plots import barh  # noqa: E402
 from cogevol.tracking import stage_run  # noqa: E402
@@ -15,11 +14,7 @@ from cogevol.traffic.mine import MineConfig, run_mine  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--input", nargs="+", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--metrics", required=True)
-    a = ap.parse_args()
+    a = stage_args(many_inputs=True)
     params = start("mine")
     with stage_run("mine", params) as run:
         stats = run_mine(a.input, a.out, MineConfig(**params), root=Path.cwd())

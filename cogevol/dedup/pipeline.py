@@ -144,10 +144,9 @@ def dedup(ids: list[str], texts: list[str], cfg: DedupConfig | None = None) -> D
     row_is_node[u_rows] = True
     simhash_link = np.full(n, -1, np.int64)
     simhash_distance = np.full(n, np.nan)
-    rows_nodes = node_of_row
-    linked = row_is_node & (sim_partner[rows_nodes] >= 0)
-    simhash_link[linked] = u_rows[sim_partner[rows_nodes[linked]]]
-    simhash_distance[linked] = sim_dist[rows_nodes[linked]]
+    linked = row_is_node & (sim_partner[node_of_row] >= 0)
+    simhash_link[linked] = u_rows[sim_partner[node_of_row[linked]]]
+    simhash_distance[linked] = sim_dist[node_of_row[linked]]
     tfidf_link = np.full(n, -1, np.int64)
     tfidf_cosine = np.full(n, np.nan)
     lex_rep_rows = u_rows[lex_nodes]

@@ -309,7 +309,7 @@ class _Probe:
                 if early:
                     c.twin_verdict, c.evidence = early
                 elif static:
-                    c.twin_verdict, c.evidence = await self._verdict((before[0], await a.snapshot(skip)), before[1], a, None, act)
+                    c.twin_verdict, c.evidence = await self._verdict((await a.snapshot(skip), before[0]), before[1], a, None, act)
                 elif b is not None:
                     snaps = await asyncio.gather(a.snapshot(skip), b.snapshot(skip))
                     c.twin_verdict, c.evidence = await self._verdict(snaps, None, a, b, act)
@@ -382,11 +382,10 @@ class _Probe:
         return _Action(c.kind, c.index, aim["x"], aim["y"], aim["box"], option)
 
     async def _verdict(self, snaps: tuple[dict, dict], shot_before, a: _Session, b: _Session | None, act: _Action) -> tuple[str, str]:
-        """Live when the page with the input differs visibly from its counterfactual: the twin's
-        state (b) or, for an idle page, its own state before the input (snaps[0], shot_before)."""
-        sa, sb = snaps[1], snaps[0]
-        if b is not None:
-            sa, sb = snaps
+        """Live when the page with the input (snaps[0]) differs visibly from its counterfactual
+        (snaps[1]): the twin `b`, or for an idle page its own state before the input, whose
+        screenshot is `shot_before`."""
+        sa, sb = snaps
         if sa["dom"] != sb["dom"]:
             return "live", "visible text or form state changed"
         if sa["canvas"] != sb["canvas"]:
