@@ -27,14 +27,23 @@ if [[ ! -f $stamp || pyproject.toml -nt $stamp ]]; then
 fi
 
 # Pages are executed in Debian's Chromium through Playwright (Playwright cannot fetch its own).
+# Slides are measured in it too: a CJK font is needed, or Chinese and Japanese text renders as
+# narrow boxes and overflow goes unseen (fonts-wqy-zenhei: small, in Debian main).
+apt_pkgs=()
 if ! command -v chromium >/dev/null 2>&1 && [[ -z ${COGEVOL_CHROMIUM:-} ]]; then
+  apt_pkgs+=(chromium)
+fi
+if ! fc-list :lang=zh 2>/dev/null | grep -q .; then
+  apt_pkgs+=(fonts-wqy-zenhei)
+fi
+if (( ${#apt_pkgs[@]} )); then
   if [[ $(id -u) -eq 0 ]]; then
-    echo "[setup] installing Debian's chromium"
+    echo "[setup] installing from Debian: ${apt_pkgs[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+    apt-get update -qq && apt-get install -y -qq "${apt_pkgs[@]}" >/dev/null
   else
-    echo "[setup] WARNING: chromium is not installed and this is not root." >&2
-    echo "        Run: sudo apt-get install -y chromium   (or set COGEVOL_CHROMIUM=/path/to/chrome)" >&2
+    echo "[setup] WARNING: missing Debian packages (${apt_pkgs[*]}) and this is not root." >&2
+    echo "        Run: sudo apt-get install -y ${apt_pkgs[*]}   (or set COGEVOL_CHROMIUM=/path/to/chrome)" >&2
     echo "        Browser stages and tests will fail until then." >&2
   fi
 fi

@@ -10,14 +10,13 @@ punishes the policy).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-import threading
 
 from cogevol.browser.pool import BrowserConfig, BrowserPool
 from cogevol.probe.core import ProbeConfig
 from cogevol.probe.runner import probe_all
+from cogevol.rewards.background import BackgroundLoop, last_message
 
 log = logging.getLogger(__name__)
 
@@ -27,9 +26,7 @@ _DOC = re.compile(r"(<!DOCTYPE html.*?</html>|<html.*?</html>)", re.S | re.I)
 
 def extract_html(completion) -> str | None:
     """The HTML document in a completion (string or chat messages), or None."""
-    if isinstance(completion, list):  # conversational: the last assistant message
-        completion = next((m.get("content", "") for m in reversed(completion) if m.get("role") == "assistant"), "")
-    text = completion if isinstance(completion, str) else str(completion or "")
+    text = last_message(completion, "assistant")  # conversational: the last assistant message
     for block in _FENCE.findall(text):
         if "<" in block and re.search(r"<(html|body|div|canvas|button|script|svg|!doctype)", block, re.I):
             return block.strip()
@@ -47,9 +44,7 @@ class HtmlReward:
     def __init__(self, workers: int = 1, cfg: ProbeConfig | None = None, browser: BrowserConfig | None = None):
         self.workers, self.cfg = workers, cfg or ProbeConfig()
         self.browser = browser or BrowserConfig(instances=workers)
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="html-reward")
-        self._thread.start()
+        self._loop = BackgroundLoop("html-reward")
         self._pool: BrowserPool | None = None
         self.last_details: list[dict] = []
 
@@ -76,11 +71,10 @@ class HtmlReward:
         return out
 
     def __call__(self, prompts=None, completions=None, **kwargs) -> list[float | None]:
-        return asyncio.run_coroutine_threadsafe(self.score(list(completions or [])), self._loop).result()
+        return self._loop.run(self.score(list(completions or [])))
 
     def close(self) -> None:
         if self._pool is not None:
-            asyncio.run_coroutine_threadsafe(self._pool.close(), self._loop).result()
+            self._loop.run(self._pool.close())
             self._pool = None
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=5)
+        self._loop.stop()

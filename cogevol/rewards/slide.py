@@ -1,0 +1,126 @@
+"""The hybrid slide reward: 0.6 * vision-language judge + 0.4 * geometric rules, both on 0-5.
+
+Order of checks: the output must parse under the contract (else reward 0 with the contract's
+reason); the deck is rendered and the rule engine scores it; when a judge is configured, each
+slide's screenshot is judged and the mean of its visual and content scores is the judge term.
+A term that cannot be computed (no judge configured, or the judge failed after its retries) is
+left out and the weights renormalised; `terms_used` / `weights_used` say which terms made the
+score. `reward` is the 0-5 score divided by 5, the 0..1 scale the RL trainers use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import asdict, dataclass, field
+
+from cogevol.browser.pool import BrowserPool
+from cogevol.slides.contract import ContractError, Deck, parse
+from cogevol.slides.normalise import normalise
+from cogevol.slides.render import SlideRenderer
+from cogevol.slides.rules import RuleConfig, evaluate
+
+log = logging.getLogger(__name__)
+
+DEFAULT_WEIGHTS = {"vlm": 0.6, "rules": 0.4}  # seed 000
+
+
+@dataclass
+class SlideScore:
+    valid: bool
+    reward: float | None  # 0..1; None only for a harness failure (not the output's fault)
+    score: float  # 0-5 weighted over the terms used
+    rule_score: float | None
+    vlm_score: float | None
+    reason: str
+    rules: dict[str, float | None] = field(default_factory=dict)
+    violations: list[str] = field(default_factory=list)
+    terms_used: list[str] = field(default_factory=list)
+    weights_used: dict[str, float] = field(default_factory=dict)
+    judge: list[dict] = field(default_factory=list)  # per-slide verdicts (visual, content, reasons)
+    normalised: bool = False
+    fixes: list[str] = field(default_factory=list)
+    slides: int = 0
+    harness_error: str = ""
+    seconds: float = 0.0
+
+    def record(self) -> dict:
+        return asdict(self)
+
+
+def combine(terms: dict[str, float | None], weights: dict[str, float]) -> tuple[float, dict[str, float]]:
+    """Weighted mean of the terms present (0-5) and the renormalised weights actually used."""
+    used = {k: weights.get(k, 0.0) for k, v in terms.items() if v is not None and weights.get(k, 0.0) > 0}
+    total = sum(used.values())
+    if not total:
+        return 0.0, {}
+    return sum(terms[k] * w for k, w in used.items()) / total, {k: round(w / total, 4) for k, w in used.items()}
+
+
+class SlideScorer:
+    """Scores slide outputs on a shared browser pool; one instance serves a whole run."""
+
+    def __init__(self, pool: BrowserPool, rules: RuleConfig | None = None, weights: dict[str, float] | None = None,
+                 judge=None, normalise_schema: bool = False, pages: int = 1):
+        self.rules = rules or RuleConfig()
+        self.weights = weights or dict(DEFAULT_WEIGHTS)
+        self.judge = judge  # a cogevol.judge.vlm.VisionJudge, or None for rules only
+        self.normalise_schema = normalise_schema
+        self.renderer = SlideRenderer(pool, pages=pages)
+
+    async def score(self, output: str | dict, request: str = "") -> SlideScore:
+        t0 = time.perf_counter()
+        result = await self._score(output, request)
+        result.seconds = round(time.perf_counter() - t0, 4)
+        return result
+
+    async def _score(self, output: str | dict, request: str) -> SlideScore:
+        fixes: list[str] = []
+        try:
+            if self.normalise_schema:
+                output, fixes = normalise(output)
+            deck = parse(output)
+        except ContractError as e:
+            return SlideScore(valid=False, reward=0.0, score=0.0, rule_score=None, vlm_score=None,
+                              reason=f"contract: {e}", violations=[f"contract: {m}" for m in e.errors],
+                              normalised=bool(fixes), fixes=fixes)
+        try:
+            rendered = await self.renderer.render(deck, screenshots=self.judge is not None)
+        except Exception as e:  # the browser's fault, not the output's
+            log.warning("slide render failed: %s", e)
+            return SlideScore(valid=True, reward=None, score=0.0, rule_score=None, vlm_score=None,
+                              reason="harness error while rendering", harness_error=f"{type(e).__name__}: {e}"[:300],
+                              slides=len(deck.slides), normalised=bool(fixes), fixes=fixes)
+        report = evaluate(deck, rendered.slides, self.rules)
+        vlm, verdicts, judge_note = await self._judge(deck, rendered.pngs, request)
+        score, used = combine({"rules": report.score, "vlm": vlm}, self.weights)
+        reason = _reason(report.violations, judge_note)
+        return SlideScore(valid=True, reward=round(score / 5.0, 4), score=round(score, 3),
+                          rule_score=report.score, vlm_score=vlm, reason=reason, rules=report.rules,
+                          violations=report.violations, terms_used=sorted(used), weights_used=used,
+                          judge=verdicts, normalised=bool(fixes), fixes=fixes, slides=len(deck.slides))
+
+    async def _judge(self, deck: Deck, pngs: list[bytes], request: str) -> tuple[float | None, list[dict], str]:
+        if self.judge is None:
+            return None, [], "no judge configured"
+        from cogevol.judge.vlm import JudgeError
+
+        results = await asyncio.gather(*(self.judge.score("slide", png, request) for png in pngs), return_exceptions=True)
+        failed = [r for r in results if isinstance(r, BaseException)]
+        if failed:  # retried inside the client already; the term is left out, not guessed
+            err = failed[0]
+            if not isinstance(err, (JudgeError, RuntimeError)):
+                raise err
+            return None, [], f"judge failed on {len(failed)}/{len(pngs)} slide(s): {err}"
+        verdicts = [{"visual": r.visual, "content": r.content, "reasons": r.reasons, "cached": r.cached} for r in results]
+        vlm = sum((v["visual"] + v["content"]) / 2 for v in verdicts) / len(verdicts)
+        return round(vlm, 3), verdicts, ""
+
+    async def close(self) -> None:
+        await self.renderer.close()
+
+
+def _reason(violations: list[str], judge_note: str) -> str:
+    head = f"{len(violations)} rule violation(s): {violations[0]}" if violations else "no rule violations"
+    return f"{head}; {judge_note}" if judge_note else head
