@@ -93,6 +93,59 @@ def _cmd_probe(a: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_slide_score(a: argparse.Namespace) -> int:
+    import asyncio
+
+    from cogevol.browser.pool import BrowserPool
+    from cogevol.rewards.slide import SlideScorer, settings
+
+    items = []
+    for p in a.paths:
+        path = Path(p)
+        if not path.is_file():
+            print(f"cogevol slide-score: {p}: no such file", file=sys.stderr)
+            return 2
+        items.append((p, path.read_text(encoding="utf-8", errors="replace")))
+    params = {}
+    if a.params or Path("params.yaml").exists():
+        from cogevol.config import load_params
+
+        params = load_params(a.params)
+    kw = settings(params.get("slides") or {})
+    if a.normalise:
+        kw["normalise_schema"] = True
+    judge_params = dict(params.get("judge") or {})
+    if a.judge_url:
+        judge_params.update(enabled=True, base_url=a.judge_url, **({"model": a.judge_model} if a.judge_model else {}))
+    png_dir = Path(a.png_dir) if a.png_dir else None
+    if png_dir:
+        png_dir.mkdir(parents=True, exist_ok=True)
+
+    async def run() -> None:
+        judge = None
+        if judge_params.get("enabled"):
+            from cogevol.judge.vlm import VisionJudge, from_params
+
+            judge = VisionJudge(from_params(judge_params))
+        async with BrowserPool() as pool:
+            scorer = SlideScorer(pool, judge=judge, screenshots=png_dir is not None, **kw)
+            try:
+                for name, text in items:
+                    s = await scorer.score(text, a.request or "")
+                    rec = {"path": name, **s.record()}
+                    rec["reward"] = rec["reward"] or 0.0  # a harness error scores 0 here, with its reason
+                    for k, png in enumerate(s.pngs):
+                        (png_dir / f"{Path(name).stem}.slide{k + 1}.png").write_bytes(png)
+                    print(json.dumps(rec, ensure_ascii=False), flush=True)
+            finally:
+                await scorer.close()
+                if judge is not None:
+                    await judge.aclose()
+
+    asyncio.run(run())
+    return 0
+
+
 def _cmd_traffic(a: argparse.Namespace) -> int:
     from cogevol.traffic.synth import write_sample
 
@@ -140,6 +193,16 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--params", default=None, help="params.yaml to read the probe group from")
     pr.add_argument("--details", action="store_true", help="include per-control verdicts and evidence")
     pr.set_defaults(fn=_cmd_probe)
+
+    ss = sub.add_parser("slide-score", help="render slide outputs, score them (rules [+ judge]), print one JSON line each")
+    ss.add_argument("paths", nargs="+", help="files holding model output under the cogevol-slides/1 contract")
+    ss.add_argument("--params", default=None, help="params.yaml to read the slides and judge groups from")
+    ss.add_argument("--normalise", action="store_true", help="repair near-miss output first (reported in 'fixes')")
+    ss.add_argument("--png-dir", default=None, help="write each slide's screenshot here")
+    ss.add_argument("--judge-url", default=None, help="OpenAI-compatible root of a vision judge (key: $COGEVOL_JUDGE_API_KEY)")
+    ss.add_argument("--judge-model", default=None)
+    ss.add_argument("--request", default=None, help="the request the slides answer (shown to the judge)")
+    ss.set_defaults(fn=_cmd_slide_score)
 
     t = sub.add_parser("traffic", help="write the seeded sample of production traffic")
     t.add_argument("--out", required=True)

@@ -19,7 +19,7 @@ from cogevol.browser.pool import BrowserPool
 from cogevol.slides.contract import ContractError, Deck, parse
 from cogevol.slides.normalise import normalise
 from cogevol.slides.render import SlideRenderer
-from cogevol.slides.rules import RuleConfig, evaluate
+from cogevol.slides.rules import RuleConfig, evaluate, rule_config
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +44,19 @@ class SlideScore:
     slides: int = 0
     harness_error: str = ""
     seconds: float = 0.0
+    pngs: list[bytes] = field(default_factory=list, repr=False)  # one per slide, when asked for
 
     def record(self) -> dict:
-        return asdict(self)
+        """The JSON-able result (`cogevol slide-score` prints it; PNGs are written separately)."""
+        out = asdict(self)
+        out.pop("pngs")
+        return out
+
+
+def settings(params: dict) -> dict:
+    """SlideScorer keyword arguments from the params.yaml `slides` group."""
+    return {"rules": rule_config(params.get("rules") or {}), "weights": params.get("weights") or dict(DEFAULT_WEIGHTS),
+            "normalise_schema": bool(params.get("normalise", False)), "pages": int(params.get("pages", 1))}
 
 
 def combine(terms: dict[str, float | None], weights: dict[str, float]) -> tuple[float, dict[str, float]]:
@@ -62,11 +72,12 @@ class SlideScorer:
     """Scores slide outputs on a shared browser pool; one instance serves a whole run."""
 
     def __init__(self, pool: BrowserPool, rules: RuleConfig | None = None, weights: dict[str, float] | None = None,
-                 judge=None, normalise_schema: bool = False, pages: int = 1):
+                 judge=None, normalise_schema: bool = False, pages: int = 1, screenshots: bool = False):
         self.rules = rules or RuleConfig()
         self.weights = weights or dict(DEFAULT_WEIGHTS)
         self.judge = judge  # a cogevol.judge.vlm.VisionJudge, or None for rules only
         self.normalise_schema = normalise_schema
+        self.screenshots = screenshots or judge is not None
         self.renderer = SlideRenderer(pool, pages=pages)
 
     async def score(self, output: str | dict, request: str = "") -> SlideScore:
@@ -86,7 +97,7 @@ class SlideScorer:
                               reason=f"contract: {e}", violations=[f"contract: {m}" for m in e.errors],
                               normalised=bool(fixes), fixes=fixes)
         try:
-            rendered = await self.renderer.render(deck, screenshots=self.judge is not None)
+            rendered = await self.renderer.render(deck, screenshots=self.screenshots)
         except Exception as e:  # the browser's fault, not the output's
             log.warning("slide render failed: %s", e)
             return SlideScore(valid=True, reward=None, score=0.0, rule_score=None, vlm_score=None,
@@ -99,7 +110,8 @@ class SlideScorer:
         return SlideScore(valid=True, reward=round(score / 5.0, 4), score=round(score, 3),
                           rule_score=report.score, vlm_score=vlm, reason=reason, rules=report.rules,
                           violations=report.violations, terms_used=sorted(used), weights_used=used,
-                          judge=verdicts, normalised=bool(fixes), fixes=fixes, slides=len(deck.slides))
+                          judge=verdicts, normalised=bool(fixes), fixes=fixes, slides=len(deck.slides),
+                          pngs=rendered.pngs)
 
     async def _judge(self, deck: Deck, pngs: list[bytes], request: str) -> tuple[float | None, list[dict], str]:
         if self.judge is None:

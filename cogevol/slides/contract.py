@@ -88,11 +88,15 @@ class Deck:
 def extract_json(text: str) -> object:
     """The JSON value in a model reply: the whole reply, a fenced block, or the outermost {...}."""
     text = text.strip()
+    if not text:
+        raise ContractError(["empty output"])
+    if "{" not in text and "[" not in text:
+        raise ContractError([f"no JSON object found in the output ({text[:40]!r})"])
     candidates = [text, *_FENCE.findall(text)]
     start, end = text.find("{"), text.rfind("}")
     if 0 <= start < end:
         candidates.append(text[start : end + 1])
-    last = "empty output" if not text else "no JSON object found"
+    last = ""
     for c in candidates:
         try:
             return json.loads(c)

@@ -40,6 +40,17 @@ class RuleConfig:
     min_plot_px: tuple[float, float] = (160.0, 90.0)  # smallest readable plot area
 
 
+def rule_config(d: dict) -> RuleConfig:
+    """RuleConfig from params (YAML lists become the tuples the config holds)."""
+    d = dict(d)
+    for k in ("chart_aspect", "min_plot_px"):
+        if k in d:
+            d[k] = tuple(d[k])
+    if "weights" in d:
+        d["weights"] = {**RuleConfig().weights, **d["weights"]}
+    return RuleConfig(**d)
+
+
 @dataclass
 class RuleReport:
     score: float  # 0-5, weighted over the rules that applied
