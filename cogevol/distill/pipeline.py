@@ -1,0 +1,311 @@
+"""Browser-verified distillation: teacher candidates -> executed -> admitted -> SFT records.
+
+Seed 000, stage 1: a teacher's output enters the SFT set only after it has been executed. Per
+prompt: K candidates from each teacher; the artifact is extracted (an HTML document, or a deck
+under the slide contract); HTML is run by the probe (a hard-failed page is never admitted) and
+slides are rendered and scored by the rule engine (and the judge when one is configured); the
+best admitted candidates become chat records whose system prompt states the output contract.
+Mined production failures are regenerated the same way, first. Every candidate is written with
+its scores and decision, so rejections are auditable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cogevol.browser.pool import BrowserConfig, BrowserPool
+from cogevol.distill.teacher import Candidate, TeacherConfig, make_teacher
+from cogevol.probe.core import ProbeConfig
+from cogevol.probe.runner import probe_stream
+from cogevol.progress import Progress
+from cogevol.prompts import system_prompt
+from cogevol.rewards.slide import SlideScorer
+from cogevol.rewards.trl import extract_html
+from cogevol.slides.contract import ContractError, extract_json
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class DistillConfig:
+    """params.yaml: distill (the teachers are a list of TeacherConfig)."""
+
+    teachers: list[TeacherConfig] = field(default_factory=list)
+    max_prompts: int = 40  # prompts distilled per run
+    slide_share: float = 0.4  # slide share of the selected prompts: the SFT mix ratio
+    failures_first: bool = True  # regenerate mined production failures before fresh prompts
+    keep_per_prompt: int = 1  # admitted candidates kept per prompt, best first
+    html_min_reward: float = 0.75  # probe reward (0..1) an HTML candidate needs; hard-failed never pass
+    slide_min_score: float = 4.0  # slide score (0-5: rules, + judge when configured) a deck needs
+    seed: int = 0  # prompt sampling
+
+    @classmethod
+    def from_params(cls, d: dict) -> DistillConfig:
+        d = dict(d)
+        teachers = [TeacherConfig.from_params(t) for t in d.pop("teachers", [])]
+        return cls(teachers=teachers, **d)
+
+
+@dataclass
+class Prompt:
+    id: str
+    request: str
+    modality: str  # slide | html
+    subcategory: str = ""
+    lang: str = ""
+    is_failure: bool = False
+
+    def messages(self) -> list[dict]:
+        return [{"role": "system", "content": system_prompt(self.modality)}, {"role": "user", "content": self.request}]
+
+
+def load_prompts(prompts_path: str | Path, failures_path: str | Path | None = None) -> list[Prompt]:
+    """Curated prompts; those whose production answer failed (data/mined/failures.jsonl) flagged."""
+    failed = set()
+    if failures_path and Path(failures_path).exists():
+        with open(failures_path, encoding="utf-8") as f:
+            failed = {json.loads(line)["id"] for line in f if line.strip()}
+    out = []
+    with open(prompts_path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            out.append(Prompt(id=r["id"], request=r.get("prompt") or r.get("request", ""), modality=r["category"],
+                              subcategory=r.get("subcategory", ""), lang=r.get("lang", ""), is_failure=r["id"] in failed))
+    return out
+
+
+def select(prompts: list[Prompt], cfg: DistillConfig, available: set[str] | None) -> list[Prompt]:
+    """Up to max_prompts, slide_share of them slides, failures first, the rest sampled by seed."""
+    pool = [p for p in prompts if available is None or p.id in available]
+    rng = random.Random(cfg.seed)
+    want = {"slide": round(cfg.max_prompts * cfg.slide_share)}
+    want["html"] = cfg.max_prompts - want["slide"]
+    chosen = []
+    for modality, n in want.items():
+        cands = sorted((p for p in pool if p.modality == modality), key=lambda p: p.id)
+        rng.shuffle(cands)
+        if cfg.failures_first:
+            cands.sort(key=lambda p: not p.is_failure)  # stable: shuffled order within each group
+        chosen += cands[:n]
+    return sorted(chosen, key=lambda p: p.id)
+
+
+@dataclass
+class Scored:
+    prompt: Prompt
+    cand: Candidate
+    artifact: str | None
+    score: float | None = None  # html: probe reward 0..1; slides: 0-5 score
+    admitted: bool = False
+    reason: str = ""
+    details: dict = field(default_factory=dict)
+
+    def record(self) -> dict:
+        return {"prompt_id": self.prompt.id, "modality": self.prompt.modality, "subcategory": self.prompt.subcategory,
+                "is_failure": self.prompt.is_failure, "teacher": self.cand.teacher, "candidate": self.cand.index,
+                "score": self.score, "admitted": self.admitted, "reason": self.reason, **self.details}
+
+
+def extract_artifact(modality: str, response: str) -> tuple[str | None, str]:
+    """The artifact to execute and to train on, or (None, why)."""
+    if modality == "html":
+        doc = extract_html(response)
+        return (doc, "") if doc else (None, "no HTML document in the answer")
+    try:
+        obj = extract_json(response)
+    except ContractError as e:
+        return None, f"contract: {e}"
+    # the training target is the deck alone, compact and canonical, as the contract asks
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")), ""
+
+
+async def gather_candidates(prompts: list[Prompt], teachers: list) -> list[Scored]:
+    progress = Progress("distill: teacher answers", total=len(prompts) * len(teachers), unit="prompt-teacher")
+
+    async def ask(p: Prompt, t) -> list[Candidate]:
+        got = await t.candidates(p.id, p.messages())
+        progress.update()
+        return got
+
+    jobs = [(p, t) for p in prompts for t in teachers]
+    answers = await asyncio.gather(*(ask(p, t) for p, t in jobs))
+    progress.done()
+    out = []
+    for (p, _), cands in zip(jobs, answers):
+        for c in cands:
+            if c.response is None:
+                out.append(Scored(p, c, None, reason=c.error))
+                continue
+            artifact, why = extract_artifact(p.modality, c.response)
+            out.append(Scored(p, c, artifact, reason=why, score=None if artifact else 0.0))
+    return out
+
+
+async def execute(items: list[Scored], cfg: DistillConfig, pool: BrowserPool, probe_cfg: ProbeConfig,
+                  workers: int, weights: dict | None, scorer: SlideScorer) -> None:
+    """Run every extracted artifact and decide admission in place."""
+    html = {f"{k}": s for k, s in enumerate(items) if s.artifact and s.prompt.modality == "html"}
+    slides = [s for s in items if s.artifact and s.prompt.modality == "slide"]
+    progress = Progress("distill: executed candidates", total=len(html) + len(slides), unit="candidates")
+
+    async def run_html() -> None:
+        async for r in probe_stream(((k, s.artifact) for k, s in html.items()), workers=workers, cfg=probe_cfg,
+                                    pool=pool, weights=weights):
+            s = html[r["path"]]
+            s.details = {"hard_fail": r["hard_fail"], "rendered_ok": r["rendered_ok"], "terms": r["terms"],
+                         "controls_live": r["controls_live"], "controls_operable": r["controls_operable"]}
+            if r["harness_error"]:
+                s.reason = f"harness error: {r['harness_error']}"
+            elif r["hard_fail"]:
+                s.score, s.reason = 0.0, f"hard fail: {r['reason']}"
+            else:
+                s.score = r["reward"]
+                s.admitted = r["reward"] >= cfg.html_min_reward
+                s.reason = r["reason"] if s.admitted else f"reward {r['reward']:.2f} < {cfg.html_min_reward}: {r['reason']}"
+            progress.update()
+
+    async def run_slides() -> None:
+        for s in slides:
+            r = await scorer.score(s.artifact, s.prompt.request)
+            s.details = {"valid": r.valid, "rule_score": r.rule_score, "vlm_score": r.vlm_score, "rules": r.rules,
+                         "violations": r.violations[:10]}
+            if r.harness_error:
+                s.reason = f"harness error: {r.harness_error}"
+            elif not r.valid:
+                s.score, s.reason = 0.0, r.reason
+            else:
+                s.score = r.score
+                s.admitted = r.score >= cfg.slide_min_score
+                s.reason = r.reason if s.admitted else f"score {r.score:.2f} < {cfg.slide_min_score}: {r.reason}"
+            progress.update()
+
+    await asyncio.gather(run_html(), run_slides())
+    progress.done()
+
+
+def keep_best(items: list[Scored], keep: int) -> list[Scored]:
+    """The `keep` best admitted candidates of each prompt (ties: earlier teacher, lower index)."""
+    by_prompt: dict[str, list[Scored]] = defaultdict(list)
+    for s in items:
+        if s.admitted:
+            by_prompt[s.prompt.id].append(s)
+    out = []
+    for group in by_prompt.values():
+        group.sort(key=lambda s: -s.score)  # stable: teacher order and candidate index break ties
+        out += group[:keep]
+    kept = {id(s) for s in out}
+    for s in items:
+        if s.admitted and id(s) not in kept:
+            s.admitted, s.reason = False, f"admissible but not among the best {keep}: {s.reason}"
+    return out
+
+
+def SFT_FEATURES():  # noqa: N802 - a constant built lazily (datasets is slow to import)
+    """The schema of data/sft/train, fixed so that an empty or partial run still loads the same."""
+    from datasets import Features, Value
+
+    return Features({"messages": [{"role": Value("string"), "content": Value("string")}], "modality": Value("string"),
+                     "category": Value("string"), "prompt_id": Value("string"), "teacher": Value("string"),
+                     "candidate": Value("int32"), "score": Value("float64"), "reasons": Value("string"),
+                     "is_failure": Value("bool"), "lang": Value("string")})
+
+
+def sft_record(s: Scored) -> dict:
+    p = s.prompt
+    return {"messages": [*p.messages(), {"role": "assistant", "content": s.artifact}], "modality": p.modality,
+            "category": p.subcategory, "prompt_id": p.id, "teacher": s.cand.teacher, "candidate": s.cand.index,
+            "score": float(s.score), "reasons": s.reason, "is_failure": p.is_failure, "lang": p.lang}
+
+
+def summarise(items: list[Scored], kept: list[Scored], prompts: list[Prompt]) -> dict:
+    """Admission rates per modality, category and teacher; rejection reasons; score stats."""
+    def rates(key) -> dict:
+        total, ok = Counter(), Counter()
+        for s in items:
+            total[key(s)] += 1
+            ok[key(s)] += s.admitted
+        return {k: {"candidates": total[k], "admitted": ok[k], "rate": round(ok[k] / total[k], 3)} for k in sorted(total)}
+
+    rejected = Counter(_reason_class(s.reason) for s in items if not s.admitted)
+    n_slide = sum(s.prompt.modality == "slide" for s in kept)
+    return {
+        "prompts": len(prompts), "failures_regenerated": sum(p.is_failure for p in prompts),
+        "failures_admitted": sum(s.prompt.is_failure for s in kept),
+        "candidates": len(items), "admitted": sum(s.admitted for s in items), "records": len(kept),
+        "prompts_without_record": len(prompts) - len({s.prompt.id for s in kept}),
+        "slide_share": round(n_slide / len(kept), 3) if kept else 0.0,
+        "admission_rate": round(sum(s.admitted for s in items) / len(items), 3) if items else 0.0,
+        "by_modality": rates(lambda s: s.prompt.modality),
+        "by_category": rates(lambda s: f"{s.prompt.modality}/{s.prompt.subcategory}"),
+        "by_teacher": rates(lambda s: s.cand.teacher),
+        "rejected_by_reason": dict(rejected.most_common()),
+        "harness_errors": sum(s.reason.startswith("harness error") for s in items),
+    }
+
+
+def _reason_class(reason: str) -> str:
+    """A short reason class for counting ("hard fail: no live control" -> "hard fail")."""
+    for prefix in ("hard fail", "contract", "harness error", "teacher endpoint", "not in the replay file",
+                   "no HTML document", "admissible but not among"):
+        if reason.startswith(prefix):
+            return prefix
+    if reason.startswith(("reward ", "score ")):
+        return "below threshold"
+    return reason.split(":")[0][:40]
+
+
+async def distill(prompts: list[Prompt], cfg: DistillConfig, probe_cfg: ProbeConfig | None = None,
+                  browser: BrowserConfig | None = None, workers: int = 1, weights: dict | None = None,
+                  slide_kw: dict | None = None, judge=None, teachers: list | None = None) -> tuple[list[Scored], list[Scored], list[Prompt]]:
+    """Select prompts, ask the teachers, execute, admit. Returns (all candidates, kept, prompts).
+
+    Closes the teachers and the judge (a VisionJudge or None) when done.
+    """
+    teachers = teachers or [make_teacher(t) for t in cfg.teachers]
+    if not teachers:
+        raise ValueError("distill: no teachers configured (params.yaml distill.teachers)")
+    avail = [t.available() for t in teachers]
+    available = None if any(a is None for a in avail) else set().union(*avail)
+    chosen = select(prompts, cfg, available)
+    log.info("distill: %d prompts (%d slide, %d html, %d production failures) x %d teacher(s)", len(chosen),
+             sum(p.modality == "slide" for p in chosen), sum(p.modality == "html" for p in chosen),
+             sum(p.is_failure for p in chosen), len(teachers))
+    try:
+        items = await gather_candidates(chosen, teachers)
+    finally:
+        for t in teachers:
+            await t.aclose()
+    async with BrowserPool(browser or BrowserConfig(instances=max(1, workers))) as pool:
+        scorer = SlideScorer(pool, judge=judge, **(slide_kw or {}))
+        try:
+            await execute(items, cfg, pool, probe_cfg or ProbeConfig(), workers, weights, scorer)
+        finally:
+            await scorer.close()
+            if judge is not None:
+                await judge.aclose()
+    kept = keep_best(items, cfg.keep_per_prompt)
+    return items, kept, chosen
+
+
+def write_outputs(out_dir: str | Path, items: list[Scored], kept: list[Scored]) -> None:
+    """data/sft: train/ (a `datasets` dataset), candidates.jsonl (every decision), rejected.jsonl."""
+    from datasets import Dataset
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    records = [sft_record(s) for s in sorted(kept, key=lambda s: s.prompt.id)]
+    Dataset.from_list(records, features=SFT_FEATURES()).save_to_disk(str(out / "train"))
+    with open(out / "candidates.jsonl", "w", encoding="utf-8") as f, open(out / "rejected.jsonl", "w", encoding="utf-8") as rej:
+        for s in items:
+            line = json.dumps(s.record(), ensure_ascii=False) + "\n"
+            f.write(line)
+            if not s.admitted:
+                rej.write(line)
