@@ -146,6 +146,27 @@ def _cmd_slide_score(a: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_agreement(a: argparse.Namespace) -> int:
+    from cogevol.evaluate.ratings import RatingsError, run_agreement, scatter_figure
+
+    try:
+        report, scores, points = run_agreement(a.ratings, a.scores, resamples=a.resamples, workers=a.workers)
+    except RatingsError as e:
+        print(f"cogevol agreement: {e}", file=sys.stderr)
+        return 2
+    if a.out:
+        from cogevol.evaluate.agreement import Correlation
+
+        out = Path(a.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "agreement.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        for c in report["correlations"]:
+            corr = Correlation(c["name"], c["n"], c["spearman"], tuple(c["spearman_ci"]), c["kendall"], tuple(c["kendall_ci"]))
+            scatter_figure(c["name"], points[c["name"]], corr).savefig(out / f"{c['name']}.png", dpi=110)
+    print(json.dumps(report, ensure_ascii=False))
+    return 0
+
+
 def _cmd_traffic(a: argparse.Namespace) -> int:
     from cogevol.traffic.synth import write_sample
 
@@ -203,6 +224,14 @@ def build_parser() -> argparse.ArgumentParser:
     ss.add_argument("--judge-model", default=None)
     ss.add_argument("--request", default=None, help="the request the slides answer (shown to the judge)")
     ss.set_defaults(fn=_cmd_slide_score)
+
+    ag = sub.add_parser("agreement", help="Spearman / Kendall of the rewards against human ratings, with bootstrap CIs")
+    ag.add_argument("ratings", help="JSONL or CSV: artifact, human_score, rater[, kind] (docs/evaluation.md)")
+    ag.add_argument("--scores", default=None, help="JSONL of precomputed rewards per artifact (else the artifacts are scored)")
+    ag.add_argument("--out", default=None, help="write agreement.json and one scatter plot per component here")
+    ag.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples")
+    ag.add_argument("--workers", type=int, default=1, help="probe workers when scoring pages")
+    ag.set_defaults(fn=_cmd_agreement)
 
     t = sub.add_parser("traffic", help="write the seeded sample of production traffic")
     t.add_argument("--out", required=True)

@@ -83,6 +83,13 @@ class StageRun:
 
         self._guard(name, lambda: mlflow.log_figure(fig, name))
 
+    def log_table(self, rows: list[dict], name: str) -> None:
+        """A table artifact (MLflow's UI shows it under Artifacts and in the evaluation view)."""
+        import mlflow
+
+        columns = {k: [r.get(k) for r in rows] for k in dict.fromkeys(k for r in rows for k in r)}
+        self._guard(name, lambda: mlflow.log_table(data=columns, artifact_file=name))
+
     def log_artifact(self, path: str | Path) -> None:
         import mlflow
 

@@ -1,0 +1,166 @@
+"""Human ratings against the rewards: load ratings, score the rated artifacts, correlate.
+
+Ratings file (JSONL or CSV), one row per (artifact, rater):
+  artifact      path of the rated artifact, relative to the ratings file (.html page, or a
+                slide output under the cogevol-slides/1 contract: .json / .txt)
+  human_score   the rater's score (any numeric scale; only ranks matter)
+  rater         who rated (several raters of one artifact are averaged)
+  kind          optional: html | slide (default: from the extension, .html -> html)
+Scores file (optional, JSONL): `artifact` plus `reward` and component fields, for rewards
+computed elsewhere; without it the artifacts are scored here with the same rewards as training.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from cogevol.evaluate.agreement import Correlation, correlate
+
+
+class RatingsError(ValueError):
+    """A ratings file that cannot be used (the message names the row and field)."""
+
+
+def load_ratings(path: str | Path) -> list[dict]:
+    path = Path(path)
+    if not path.exists():
+        raise RatingsError(f"{path}: no such file")
+    if path.suffix == ".csv":
+        with path.open(encoding="utf-8", newline="") as f:
+            rows = list(csv.DictReader(f))
+    else:
+        rows = []
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError as e:
+                    raise RatingsError(f"{path}:{n}: not JSON ({e.msg})") from None
+    out = []
+    for n, r in enumerate(rows, 1):
+        missing = [k for k in ("artifact", "human_score", "rater") if r.get(k) in (None, "")]
+        if missing:
+            raise RatingsError(f"{path} row {n}: missing {', '.join(missing)}")
+        try:
+            score = float(r["human_score"])
+        except (TypeError, ValueError):
+            raise RatingsError(f"{path} row {n}: human_score {r['human_score']!r} is not a number") from None
+        kind = r.get("kind") or ("html" if str(r["artifact"]).endswith((".html", ".htm")) else "slide")
+        if kind not in ("html", "slide"):
+            raise RatingsError(f"{path} row {n}: kind must be html or slide, got {kind!r}")
+        out.append({"artifact": str(r["artifact"]), "human_score": score, "rater": str(r["rater"]), "kind": kind})
+    return out
+
+
+def mean_by_artifact(rows: list[dict]) -> dict[str, dict]:
+    acc: dict[str, dict] = defaultdict(lambda: {"scores": [], "raters": set()})
+    for r in rows:
+        a = acc[r["artifact"]]
+        a["scores"].append(r["human_score"])
+        a["raters"].add(r["rater"])
+        a["kind"] = r["kind"]
+    return {k: {"human": float(np.mean(v["scores"])), "raters": len(v["raters"]), "kind": v["kind"]} for k, v in acc.items()}
+
+
+def components(kind: str, rec: dict) -> dict[str, float | None]:
+    """Reward and its components on a higher-is-better scale (HTML defect terms as 1 - defect)."""
+    out: dict[str, float | None] = {"reward": rec.get("reward")}
+    if kind == "html":
+        out["interactivity"] = rec.get("interactivity")
+        for term, defect in (rec.get("terms") or {}).items():
+            if term != "interactivity" and defect is not None:
+                out[term] = 1.0 - defect
+    else:
+        out["rule_score"] = rec.get("rule_score")
+        out["vlm_score"] = rec.get("vlm_score")
+        for rule, v in (rec.get("rules") or {}).items():
+            out[f"rules.{rule}"] = v
+    return out
+
+
+async def score_artifacts(items: dict[str, dict], root: Path, workers: int = 1) -> dict[str, dict]:
+    """Score every rated artifact with the training rewards (probe for HTML, rules for slides)."""
+    from cogevol.browser.pool import BrowserConfig, BrowserPool
+    from cogevol.probe.runner import probe_all
+    from cogevol.rewards.slide import SlideScorer
+
+    out = {}
+    async with BrowserPool(BrowserConfig(instances=max(1, workers))) as pool:
+        html = [(a, (root / a).read_text(encoding="utf-8", errors="replace")) for a, v in items.items() if v["kind"] == "html"]
+        for r in await probe_all(html, workers=workers, pool=pool):
+            out[r["path"]] = r
+        scorer = SlideScorer(pool)
+        try:
+            for a, v in items.items():
+                if v["kind"] == "slide":
+                    out[a] = (await scorer.score((root / a).read_text(encoding="utf-8", errors="replace"))).record()
+        finally:
+            await scorer.close()
+    return out
+
+
+def agreement(items: dict[str, dict], scores: dict[str, dict], resamples: int = 1000,
+              seed: int = 0) -> tuple[list[Correlation], dict[str, list[tuple[float, float]]]]:
+    """Correlations per kind and component, and the (reward, human) points behind each."""
+    points: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for a, v in items.items():
+        rec = scores.get(a)
+        if rec is None:
+            continue
+        for name, value in components(v["kind"], rec).items():
+            if value is not None:
+                points[f"{v['kind']}.{name}"].append((float(value), v["human"]))
+                if name == "reward":
+                    points["all.reward"].append((float(value), v["human"]))
+    results = []
+    for name in sorted(points, key=lambda k: (not k.startswith("all"), k)):
+        xy = np.array(points[name])
+        results.append(correlate(name, xy[:, 0], xy[:, 1], resamples=resamples, seed=seed))
+    return results, dict(points)
+
+
+def scatter_figure(name: str, pts: list[tuple[float, float]], corr: Correlation):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 4))
+    xy = np.array(pts)
+    ax.scatter(xy[:, 0], xy[:, 1], s=18, alpha=0.7, color="#3b6ea5")
+    ax.set_xlabel(name)
+    ax.set_ylabel("human score (mean over raters)")
+    ax.set_title(f"{name}: Spearman {corr.spearman:.2f} [{corr.spearman_ci[0]:.2f}, {corr.spearman_ci[1]:.2f}], n={corr.n}",
+                 fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def run_agreement(ratings_path: str | Path, scores_path: str | Path | None = None, resamples: int = 1000,
+                  workers: int = 1) -> tuple[dict, dict, dict]:
+    """(report, per-artifact scores, points) for a ratings file; scores the artifacts unless given."""
+    ratings_path = Path(ratings_path)
+    rows = load_ratings(ratings_path)
+    items = mean_by_artifact(rows)
+    if scores_path:
+        scores = {}
+        for line in Path(scores_path).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                r = json.loads(line)
+                scores[r["artifact"]] = r
+    else:
+        root = ratings_path.parent
+        missing = [a for a in items if not (root / a).is_file()]
+        if missing:
+            raise RatingsError(f"{len(missing)} rated artifact(s) not found next to {ratings_path}: {missing[:3]}")
+        scores = asyncio.run(score_artifacts(items, root, workers))
+    results, points = agreement(items, scores, resamples)
+    report = {"ratings": str(ratings_path), "artifacts": len(items), "raters": len({r["rater"] for r in rows}),
+              "correlations": [c.record() for c in results]}
+    return report, scores, points

@@ -1,0 +1,128 @@
+"""The evaluate stage as a function: generate with every system, score, compare, correlate.
+
+stages/evaluate.py parses arguments and writes the DVC files; tests call `evaluate()` directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from cogevol.evaluate.generate import SystemConfig, generate_local, generate_openai, messages
+from cogevol.evaluate.run import ItemResult, comparison_markdown, run_scoring, summarise
+from cogevol.evaluate.suites import SuiteItem, load_suite
+
+log = logging.getLogger(__name__)
+BASE = "@base"  # system path placeholder: the pipeline's base model (model.base, or the tiny build)
+
+
+@dataclass
+class EvalConfig:
+    """params.yaml: evaluate."""
+
+    suites: list[str] = field(default_factory=lambda: ["data/eval/html_suite.jsonl", "data/eval/slide_suite.jsonl"])
+    max_per_suite: int | None = None  # cap items per suite (null: all)
+    systems: list[dict] = field(default_factory=list)
+    max_new_tokens: int = 256
+    temperature: float = 0.0  # greedy: differences between checkpoints are the checkpoints'
+    batch_size: int = 8
+    ratings: str | None = "data/eval/ratings/sample.jsonl"  # reward-human agreement; null: skip
+    resamples: int = 1000  # bootstrap resamples for the confidence intervals
+    cache_dir: str = "data/cache/eval"  # answers of openai systems
+
+    @classmethod
+    def from_params(cls, d: dict) -> EvalConfig:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+
+def resolve_path(path: str, model_params: dict, tiny_dir: str = "models/sft/base") -> str:
+    if path != BASE:
+        return path
+    base = (model_params or {}).get("base", "tiny")
+    return tiny_dir if base == "tiny" else base
+
+
+def generate_all(cfg: EvalConfig, items: list[SuiteItem], model_params: dict) -> dict[str, list[str | None]]:
+    prompts = [messages(i.kind, i.prompt) for i in items]
+    out = {}
+    for d in cfg.systems:
+        s = SystemConfig(**d)
+        if s.backend == "openai":
+            out[s.name] = asyncio.run(generate_openai(s, prompts, cfg.max_new_tokens, cfg.temperature, cfg.cache_dir))
+        else:
+            path = resolve_path(s.path, model_params)
+            if not Path(path).exists() and "/" not in path:
+                raise FileNotFoundError(f"evaluate: system {s.name}: checkpoint {path} not found")
+            out[s.name] = generate_local(path, prompts, cfg.max_new_tokens, cfg.temperature, cfg.batch_size)
+    return out
+
+
+def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> dict:
+    """Generate, score and write reports/eval; returns the metrics (also logged to `run`)."""
+    from cogevol.browser.pool import BrowserConfig
+    from cogevol.probe.core import ProbeConfig
+    from cogevol.rewards.slide import settings
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    items = [i for s in cfg.suites for i in load_suite(s, cfg.max_per_suite)]
+    outputs = generate_all(cfg, items, params.get("model") or {})
+    probe = params.get("probe") or {}
+    workers = int(probe.get("workers", 1))
+    judge = None
+    if (params.get("judge") or {}).get("enabled"):
+        from cogevol.judge.vlm import VisionJudge, from_params
+
+        judge = VisionJudge(from_params(params["judge"]))
+    results = run_scoring({name: (items, outs) for name, outs in outputs.items()}, workers=workers,
+                          probe_cfg=ProbeConfig(**probe.get("probe", {})),
+                          browser=BrowserConfig(**{**probe.get("browser", {}), "instances": max(1, workers)}),
+                          weights=probe.get("weights"), slide_kw=settings(params.get("slides") or {}), judge=judge)
+    summary = summarise(results)
+    table = comparison_markdown(summary)
+    (out / "comparison.md").write_text(table, encoding="utf-8")
+    _write_results(out / "results.jsonl", results, outputs, items)
+    metrics = {"systems": summary}
+    if run is not None:
+        run.log_table([{"system": k, **{m: v for m, v in s.items() if m != "categories"},
+                        **{f"cat:{c}": v for c, v in s["categories"].items()}} for k, s in summary.items()],
+                      "evaluate/comparison.json")
+        run.log_artifact(out / "comparison.md")
+        for system, s in summary.items():
+            run.log_metrics({f"{system}.overall": s["overall"], f"{system}.hard_fails": s["hard_fails"],
+                             f"{system}.render_failures": s["render_failures"]})
+    if cfg.ratings:
+        metrics["agreement"] = _agreement(cfg, out, workers, run)
+    (out / "summary.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return metrics
+
+
+def _write_results(path: Path, results: list[ItemResult], outputs: dict, items: list[SuiteItem]) -> None:
+    index = {i.id: k for k, i in enumerate(items)}
+    with path.open("w", encoding="utf-8") as f:
+        for r in results:
+            rec = r.record()
+            out = outputs[r.system][index[r.item.id]]
+            rec["output"] = None if out is None else out[:4000]  # enough to see what went wrong
+            f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+
+
+def _agreement(cfg: EvalConfig, out: Path, workers: int, run) -> dict:
+    from cogevol.evaluate.ratings import run_agreement, scatter_figure
+
+    report, _, points = run_agreement(cfg.ratings, resamples=cfg.resamples, workers=workers)
+    (out / "agreement.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    headline = {}
+    for c in report["correlations"]:
+        headline[c["name"]] = {"spearman": c["spearman"], "kendall": c["kendall"], "n": c["n"]}
+        if run is not None:
+            from cogevol.evaluate.agreement import Correlation
+
+            corr = Correlation(c["name"], c["n"], c["spearman"], tuple(c["spearman_ci"]), c["kendall"], tuple(c["kendall_ci"]))
+            run.log_figure(scatter_figure(c["name"], points[c["name"]], corr), f"agreement/{c['name']}.png")
+            run.log_metrics({f"agreement.{c['name']}.spearman": c["spearman"], f"agreement.{c['name']}.kendall": c["kendall"]})
+    return headline
