@@ -1,84 +1,23 @@
-"""Prefect flow for the curation subset: mine -> dedup -> filter.
-
-Each stage runs through `dvc repro --single-item <stage>` so dvc.lock stays the single truth
-about what ran on which inputs; Prefect adds retries, scheduling and log forwarding. The flow
-creates one MLflow parent run and hands its id to the stages (COGEVOL_PIPELINE_RUN_ID), so the
-stage runs group under it exactly as with `make repro`.
+"""Prefect flow for the curation subset: mine -> dedup -> filter (the data curators' rerun, and
+the nightly mining deployment in infra/prefect/prefect.yaml).
 
 Run it: `python -m flows.curation` (a temporary Prefect server starts; 15-30 s on small machines).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-import time
-from pathlib import Path
+from prefect import flow
 
-from prefect import flow, get_run_logger, task
+from flows.common import run_stages
 
 CURATION_STAGES = ("mine", "dedup", "filter")
-# Stages that call networks (the filter's optional LLM judge) get retries; local stages fail fast.
-DEFAULT_RETRIES = {"mine": 0, "dedup": 0, "filter": 2}
-
-
-def _venv_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """Environment whose PATH starts with this interpreter's bin/, so stage commands
-    (`python stages/...`) run in the same virtual environment as the flow."""
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    env.update(extra or {})
-    return env
-
-
-def _dvc() -> str:
-    local = Path(sys.executable).parent / "dvc"
-    return str(local) if local.exists() else (shutil.which("dvc") or "dvc")
-
-
-@task(retry_delay_seconds=10)
-def dvc_stage(stage: str, repo: str, env: dict[str, str]) -> dict:
-    """`dvc repro --single-item stage`, its output forwarded line by line to the Prefect log."""
-    logger = get_run_logger()
-    t0 = time.perf_counter()
-    proc = subprocess.Popen([_dvc(), "repro", "--single-item", stage], cwd=repo, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        logger.info("[%s] %s", stage, line.rstrip())
-    rc = proc.wait()
-    if rc != 0:
-        raise RuntimeError(f"dvc repro --single-item {stage} exited with {rc} (see the log above)")
-    return {"stage": stage, "seconds": round(time.perf_counter() - t0, 2)}
 
 
 @flow(name="cogevol-curation")
 def curation(repo: str = ".", stages: tuple[str, ...] = CURATION_STAGES, retries: dict[str, int] | None = None,
              track: bool = True) -> list[dict]:
     """Run the curation stages in DAG order; returns per-stage timings."""
-    logger = get_run_logger()
-    retries = {**DEFAULT_RETRIES, **(retries or {})}
-    extra = {}
-    if track and os.environ.get("COGEVOL_TRACKING", "1") != "0":
-        from cogevol.tracking import start_pipeline_run
-
-        cwd = os.getcwd()
-        try:
-            os.chdir(repo)  # the default MLflow store is relative to the repository
-            extra["COGEVOL_PIPELINE_RUN_ID"] = start_pipeline_run("curation-flow")
-        except Exception as e:  # tracking never blocks the data
-            logger.warning("MLflow unavailable (%s): stages run untracked by the flow", e)
-        finally:
-            os.chdir(cwd)
-    env = _venv_env(extra)
-    results = []
-    for stage in stages:
-        run = dvc_stage.with_options(name=f"dvc-{stage}", retries=retries.get(stage, 0))
-        results.append(run(stage, str(Path(repo).resolve()), env))
-        logger.info("stage %s done in %.1fs", stage, results[-1]["seconds"])
-    return results
+    return run_stages("curation-flow", stages, repo, retries, track)
 
 
 if __name__ == "__main__":
