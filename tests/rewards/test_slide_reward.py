@@ -1,0 +1,76 @@
+"""The hybrid slide reward with a real judge endpoint (local OpenAI-compatible server) and the
+TRL reward function, in the real Chromium."""
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from cogevol.browser.pool import BrowserPool
+from cogevol.judge.vlm import JudgeConfig, VisionJudge
+from cogevol.rewards.slide import SlideScorer, combine
+from cogevol.rewards.slide_trl import SlideReward
+from tests.judge.server import FakeOpenAI
+
+CORPUS = Path(__file__).parents[1] / "slides" / "corpus"
+CLEAN = (CORPUS / "water_cycle__clean.json").read_text()  # two slides
+OVERLAP = (CORPUS / "photosynthesis__overlap.json").read_text()
+pytestmark = pytest.mark.browser
+
+
+def test_combine_renormalises_over_the_terms_present():
+    assert combine({"rules": 4.0, "vlm": 2.0}, {"vlm": 0.6, "rules": 0.4}) == (pytest.approx(2.8), {"rules": 0.4, "vlm": 0.6})
+    assert combine({"rules": 4.0, "vlm": None}, {"vlm": 0.6, "rules": 0.4}) == (4.0, {"rules": 1.0})
+
+
+def score_with(judge_cfg: JudgeConfig | None, *outputs: str):
+    async def run():
+        async with BrowserPool() as pool:
+            judge = VisionJudge(judge_cfg) if judge_cfg else None
+            scorer = SlideScorer(pool, judge=judge)
+            try:
+                return [await scorer.score(o, "The water cycle for grade 5") for o in outputs]
+            finally:
+                await scorer.close()
+                if judge:
+                    await judge.aclose()
+
+    return asyncio.run(run())
+
+
+def test_judge_term_weighs_sixty_percent_and_sees_every_slide(tmp_path):
+    verdict = json.dumps({"visual": 3, "content": 5, "reasons": {"visual": "ok", "content": "good"}})
+    with FakeOpenAI(responder=lambda body: verdict) as server:
+        cfg = JudgeConfig(enabled=True, base_url=server.url, model="vlm", backoff_s=0.01, cache_dir=str(tmp_path / "j"))
+        (s,) = score_with(cfg, CLEAN)
+        assert server.calls == 2  # one verdict per slide, each with its screenshot
+        assert all(b["messages"][1]["content"][1]["image_url"]["url"].startswith("data:image/png;base64,") for b in server.bodies)
+        assert "The water cycle for grade 5" in server.bodies[0]["messages"][1]["content"][0]["text"]
+        assert s.vlm_score == 4.0 and s.rule_score == 5.0
+        assert s.score == pytest.approx(0.6 * 4 + 0.4 * 5) and s.weights_used == {"rules": 0.4, "vlm": 0.6}
+        (again,) = score_with(cfg, CLEAN)  # the same rendered slides: judged from the cache
+        assert server.calls == 2 and all(v["cached"] for v in again.judge)
+
+
+def test_a_failing_judge_leaves_its_term_out_and_says_so(tmp_path):
+    with FakeOpenAI(script=[{"status": 503}] * 20) as server:
+        cfg = JudgeConfig(enabled=True, base_url=server.url, model="vlm", backoff_s=0.01, max_retries=1, cache_dir=None)
+        (s,) = score_with(cfg, OVERLAP)
+    assert s.vlm_score is None and s.terms_used == ["rules"] and s.reward == pytest.approx(s.rule_score / 5)
+    assert "judge failed on 1/1 slide(s)" in s.reason and "HTTP 503" in s.reason
+
+
+def test_trl_reward_function_scores_completions_and_explains():
+    reward = SlideReward()
+    try:
+        prompts = [[{"role": "user", "content": "slides"}]] * 3
+        completions = [[{"role": "assistant", "content": f"```json\n{CLEAN}\n```"}],
+                       [{"role": "assistant", "content": OVERLAP}],
+                       [{"role": "assistant", "content": "Here are your slides!"}]]
+        out = reward(prompts=prompts, completions=completions)
+        assert out[0] == 1.0 and 0 < out[1] < out[0] and out[2] == 0.0
+        assert reward.last_details[2]["reason"].startswith("contract: no JSON object")
+        assert reward.last_details[1]["rules"]["collisions"] < 5
+    finally:
+        reward.close()
