@@ -75,7 +75,8 @@ def evaluate(deck: Deck, measured: list[list[dict]], cfg: RuleConfig | None = No
     if theme is not None:
         per_rule["theme_consistency"].append(theme[0])
         violations += [f"theme_consistency: {v}" for v in theme[1]]
-    rules = {r: (round(float(np.mean(v)), 3) if v else None) for r, v in per_rule.items()}
+    # a deck is as good as its slides on average, but one broken slide must show: half mean, half worst
+    rules = {r: (round(float(np.mean(v) + np.min(v)) / 2, 3) if v else None) for r, v in per_rule.items()}
     used = {r: cfg.weights.get(r, 0.0) for r, v in rules.items() if v is not None and cfg.weights.get(r, 0.0) > 0}
     total = sum(used.values())
     score = sum(rules[r] * w for r, w in used.items()) / total if total else 0.0
