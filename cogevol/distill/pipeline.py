@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cogevol.browser.pool import BrowserConfig, BrowserPool
-from cogevol.distill.teacher import Candidate, TeacherConfig, make_teacher
+from cogevol.distill.teacher import NOT_IN_REPLAY, Candidate, TeacherConfig, make_teacher
 from cogevol.probe.core import ProbeConfig
 from cogevol.probe.runner import probe_stream
 from cogevol.progress import Progress
@@ -104,14 +104,16 @@ class Scored:
     cand: Candidate
     artifact: str | None
     score: float | None = None  # html: probe reward 0..1; slides: 0-5 score
-    admitted: bool = False
+    admitted: bool = False  # passed execution and the thresholds
+    kept: bool = False  # among the best keep_per_prompt admitted candidates: in the SFT set
     reason: str = ""
     details: dict = field(default_factory=dict)
 
     def record(self) -> dict:
         return {"prompt_id": self.prompt.id, "modality": self.prompt.modality, "subcategory": self.prompt.subcategory,
                 "is_failure": self.prompt.is_failure, "teacher": self.cand.teacher, "candidate": self.cand.index,
-                "score": self.score, "admitted": self.admitted, "reason": self.reason, **self.details}
+                "score": self.score, "admitted": self.admitted, "kept": self.kept, "reason": self.reason,
+                **self.details}
 
 
 def extract_artifact(modality: str, response: str) -> tuple[str | None, str]:
@@ -201,10 +203,8 @@ def keep_best(items: list[Scored], keep: int) -> list[Scored]:
     for group in by_prompt.values():
         group.sort(key=lambda s: -s.score)  # stable: teacher order and candidate index break ties
         out += group[:keep]
-    kept = {id(s) for s in out}
-    for s in items:
-        if s.admitted and id(s) not in kept:
-            s.admitted, s.reason = False, f"admissible but not among the best {keep}: {s.reason}"
+    for s in out:
+        s.kept = True
     return out
 
 
@@ -226,23 +226,27 @@ def sft_record(s: Scored) -> dict:
 
 
 def summarise(items: list[Scored], kept: list[Scored], prompts: list[Prompt]) -> dict:
-    """Admission rates per modality, category and teacher; rejection reasons; score stats."""
+    """Admission rates per modality, category and teacher (over the candidates a teacher gave:
+    a replay file without a k-th answer is not a rejection); rejection reasons."""
+    answered = [s for s in items if not s.reason.startswith(NOT_IN_REPLAY)]
+
     def rates(key) -> dict:
         total, ok = Counter(), Counter()
-        for s in items:
+        for s in answered:
             total[key(s)] += 1
             ok[key(s)] += s.admitted
         return {k: {"candidates": total[k], "admitted": ok[k], "rate": round(ok[k] / total[k], 3)} for k in sorted(total)}
 
-    rejected = Counter(_reason_class(s.reason) for s in items if not s.admitted)
+    rejected = Counter(_reason_class(s.reason) for s in answered if not s.admitted)
     n_slide = sum(s.prompt.modality == "slide" for s in kept)
     return {
         "prompts": len(prompts), "failures_regenerated": sum(p.is_failure for p in prompts),
         "failures_admitted": sum(s.prompt.is_failure for s in kept),
-        "candidates": len(items), "admitted": sum(s.admitted for s in items), "records": len(kept),
+        "candidates": len(answered), "unanswered": len(items) - len(answered),
+        "admitted": sum(s.admitted for s in answered), "records": len(kept),
         "prompts_without_record": len(prompts) - len({s.prompt.id for s in kept}),
         "slide_share": round(n_slide / len(kept), 3) if kept else 0.0,
-        "admission_rate": round(sum(s.admitted for s in items) / len(items), 3) if items else 0.0,
+        "admission_rate": round(sum(s.admitted for s in answered) / len(answered), 3) if answered else 0.0,
         "by_modality": rates(lambda s: s.prompt.modality),
         "by_category": rates(lambda s: f"{s.prompt.modality}/{s.prompt.subcategory}"),
         "by_teacher": rates(lambda s: s.cand.teacher),
@@ -253,8 +257,7 @@ def summarise(items: list[Scored], kept: list[Scored], prompts: list[Prompt]) ->
 
 def _reason_class(reason: str) -> str:
     """A short reason class for counting ("hard fail: no live control" -> "hard fail")."""
-    for prefix in ("hard fail", "contract", "harness error", "teacher endpoint", "not in the replay file",
-                   "no HTML document", "admissible but not among"):
+    for prefix in ("hard fail", "contract", "harness error", "teacher endpoint", "no HTML document"):
         if reason.startswith(prefix):
             return prefix
     if reason.startswith(("reward ", "score ")):
@@ -307,5 +310,5 @@ def write_outputs(out_dir: str | Path, items: list[Scored], kept: list[Scored]) 
         for s in items:
             line = json.dumps(s.record(), ensure_ascii=False) + "\n"
             f.write(line)
-            if not s.admitted:
+            if not s.admitted and not s.reason.startswith(NOT_IN_REPLAY):
                 rej.write(line)

@@ -20,6 +20,7 @@ from pathlib import Path
 from cogevol.judge.client import EndpointConfig, EndpointError
 
 log = logging.getLogger(__name__)
+NOT_IN_REPLAY = "not in the replay file"
 
 
 @dataclass
@@ -83,7 +84,7 @@ class ReplayTeacher:
 
     async def candidates(self, prompt_id: str, messages: list[dict]) -> list[Candidate]:
         got = self._answers.get(prompt_id, {})
-        return [Candidate(self.cfg.name, k, got.get(k), "" if k in got else "not in the replay file")
+        return [Candidate(self.cfg.name, k, got.get(k), "" if k in got else NOT_IN_REPLAY)
                 for k in range(self.cfg.k)]
 
     async def aclose(self) -> None:

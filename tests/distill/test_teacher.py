@@ -67,22 +67,22 @@ asyncio.run(go())
 
 def test_a_run_killed_midway_resumes_without_repeating_or_losing_a_request(tmp_path):
     cache = tmp_path / "cache"
-    with FakeOpenAI(delay_s=0.1, responder=answer) as server:
+    with FakeOpenAI(delay_s=0.2, responder=answer) as server:
         child = subprocess.Popen([sys.executable, "-c", KILLED, server.url, str(cache)])
-        deadline = time.time() + 30
+        deadline = time.time() + 120  # a loaded machine imports slowly
         while len(list(cache.rglob("*.json"))) < 10 and time.time() < deadline:
             time.sleep(0.02)
         child.kill()
         child.wait()
         cached_before = len(list(cache.rglob("*.json")))
-        assert 10 <= cached_before < 36, cached_before
+        assert 10 <= cached_before < 36, (cached_before, server.calls)
         bodies_before = len(server.bodies)
         got = run_teacher(OpenAITeacher(cfg(server.url, tmp_path)))
     assert all(c.response == f"make page {int(pid[1:])} #{c.index}" for (pid, _), cs in zip(PROMPTS, got) for c in cs)
     asked = Counter((last_user_text(b), b["seed"]) for b in server.bodies)
     repeated = [k for k, n in asked.items() if n > 1]
     # only what was in flight at the kill (at most the concurrency, 4) is asked again; nothing cached is
-    assert len(repeated) <= 4 and len(server.bodies) == 36 + len(repeated)
+    assert len(repeated) <= 4 and len(server.bodies) == 36 + len(repeated), (repeated, len(server.bodies))
     assert len(server.bodies) - bodies_before == 36 - cached_before
 
 
