@@ -101,9 +101,11 @@ def _experiment_id(client) -> str:
     if exp is not None:
         return exp.experiment_id
     artifacts = None
-    if tracking_uri() == DEFAULT_URI:
-        Path("mlruns").mkdir(exist_ok=True)
-        artifacts = Path("mlruns/artifacts").resolve().as_uri()
+    uri = tracking_uri()
+    if uri.startswith("sqlite:///"):  # artifacts next to the database, never in the working directory
+        root = Path(uri[len("sqlite:///"):]).parent
+        root.mkdir(parents=True, exist_ok=True)
+        artifacts = (root / "artifacts").resolve().as_uri()
     return client.create_experiment(EXPERIMENT, artifact_location=artifacts)
 
 

@@ -12,6 +12,7 @@ if [[ ! -x .venv/bin/python ]]; then
   "$PY" -m venv .venv
 fi
 PIP=(.venv/bin/python -m pip --disable-pip-version-check -q)
+export DS_BUILD_OPS=0  # DeepSpeed without compiled ops: ZeRO-2 runs on CPU in the embedded default
 
 # The CPU torch first: with it present, the package's torch range installs nothing more.
 if ! .venv/bin/python -c "import torch" 2>/dev/null; then

@@ -1,4 +1,5 @@
-"""The real DAG on a copy of the repository: `dvc repro`, then a filter param change reruns only filter."""
+"""The real DAG on a copy of the repository: `dvc repro filter` (the curation third; the whole
+DAG runs in the quick start), then a filter param change reruns only filter."""
 
 import os
 import shutil
@@ -40,7 +41,7 @@ def project(tmp_path):
 
 def test_repro_then_filter_param_reruns_only_filter(project):
     root, env = project
-    out = _sh(["dvc", "repro"], root, env)
+    out = _sh(["dvc", "repro", "filter"], root, env)
     assert all(f"Running stage '{s}'" in out for s in ("mine", "dedup", "filter"))
     assert (root / "data/curated/prompts/prompts.jsonl").stat().st_size > 0
     assert (root / "data/curated/dedup/semantic_query_groups.csv").exists()
@@ -50,10 +51,10 @@ def test_repro_then_filter_param_reruns_only_filter(project):
     params = yaml.safe_load((root / "params.yaml").read_text())
     params["filter"]["min_content_units"] = 3.0
     (root / "params.yaml").write_text(yaml.safe_dump(params))
-    out = _sh(["dvc", "repro"], root, env)
+    out = _sh(["dvc", "repro", "filter"], root, env)
     assert "Running stage 'filter'" in out
     assert "Stage 'mine' didn't change" in out and "Stage 'dedup' didn't change" in out
-    assert "up to date" in _sh(["dvc", "status"], root, env)
+    assert "up to date" in _sh(["dvc", "status", "filter"], root, env)
 
     c = mlflow.MlflowClient()
     runs = c.search_runs([c.get_experiment_by_name("cogevol").experiment_id], order_by=["attributes.start_time ASC"])

@@ -41,8 +41,9 @@ def extract_html(completion) -> str | None:
 class HtmlReward:
     __name__ = "html_probe_reward"  # TRL names reward columns after the function
 
-    def __init__(self, workers: int = 1, cfg: ProbeConfig | None = None, browser: BrowserConfig | None = None):
-        self.workers, self.cfg = workers, cfg or ProbeConfig()
+    def __init__(self, workers: int = 1, cfg: ProbeConfig | None = None, browser: BrowserConfig | None = None,
+                 weights: dict[str, float] | None = None):
+        self.workers, self.cfg, self.weights = workers, cfg or ProbeConfig(), weights  # weights: params probe.weights
         self.browser = browser or BrowserConfig(instances=workers)
         self._loop = BackgroundLoop("html-reward")
         self._pool: BrowserPool | None = None
@@ -57,7 +58,7 @@ class HtmlReward:
         pool = await self._ensure_pool()
         docs = [extract_html(c) for c in completions]
         items = [(str(k), d) for k, d in enumerate(docs) if d is not None]
-        results = {r["path"]: r for r in await probe_all(items, workers=self.workers, cfg=self.cfg, pool=pool)}
+        results = {r["path"]: r for r in await probe_all(items, workers=self.workers, cfg=self.cfg, pool=pool, weights=self.weights)}
         out, details = [], []
         for k, d in enumerate(docs):
             if d is None:

@@ -1,0 +1,148 @@
+"""GRPO with TRL for slides, HTML, or both at once (One-Big-Round).
+
+A step samples `requests_per_step` prompts, `num_generations` completions each (the group),
+scores every completion with its modality's reward (ModalityReward: routed, timed, itemised),
+normalises rewards within the group and takes one clipped policy-gradient step with a small
+KL pull towards the starting checkpoint. Rollouts use `model.generate` (CPU) or vLLM (GPU,
+colocated or a server from infra/vllm/serve.sh); vLLM is imported only when asked for.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+from datasets import Dataset
+from trl import GRPOConfig, GRPOTrainer
+
+from cogevol.tracking import StageRun
+from cogevol.train.callbacks import MetricsCallback, StepTimingCallback
+from cogevol.train.config import GRPOSettings, ModelConfig, TrainConfig
+from cogevol.train.distributed import trainer_kwargs, world_size
+from cogevol.train.model_factory import load
+from cogevol.train.monitor import RolloutLog, StepTimer, timed
+from cogevol.train.rewards import SPECS, ModalityReward
+
+log = logging.getLogger(__name__)
+
+RewardFactory = Callable[[], Callable]  # builds one modality's reward (HtmlReward, SlideReward, a fake)
+
+
+class TimedGRPOTrainer(GRPOTrainer):
+    """GRPOTrainer that charges its rollout calls to a StepTimer (the `generate` share)."""
+
+    timer: StepTimer | None = None
+
+    def _generate(self, prompts: list):
+        with timed(self.timer, "generate"):
+            return super()._generate(prompts)
+
+
+def grpo_config(out_dir: str | Path, g: GRPOSettings, train: TrainConfig) -> GRPOConfig:
+    common = trainer_kwargs(train)  # first: it may export the one-process world that world_size() reads
+    if g.torch_threads > 0:
+        torch.set_num_threads(g.torch_threads)
+    vllm = {}
+    if g.use_vllm:
+        vllm = {"use_vllm": True, "vllm_mode": g.vllm_mode,
+                "vllm_gpu_memory_utilization": g.vllm_gpu_memory_utilization,
+                "vllm_tensor_parallel_size": g.vllm_tensor_parallel_size}
+        if g.vllm_mode == "server" and g.vllm_server_base_url:
+            vllm["vllm_server_base_url"] = g.vllm_server_base_url
+    return GRPOConfig(
+        output_dir=str(out_dir),
+        max_steps=g.max_steps,
+        learning_rate=g.learning_rate,
+        lr_scheduler_type=g.lr_scheduler_type,
+        beta=g.beta,
+        epsilon=g.epsilon,
+        max_grad_norm=g.max_grad_norm,
+        loss_type=g.loss_type,
+        scale_rewards=g.scale_rewards,
+        temperature=g.temperature,
+        top_p=g.top_p,
+        num_generations=g.num_generations,
+        per_device_train_batch_size=g.per_device_batch_size(world_size()),
+        gradient_accumulation_steps=g.gradient_accumulation_steps,
+        max_completion_length=g.max_completion_length,
+        logging_steps=g.logging_steps,
+        save_strategy="steps" if g.save_steps else "no",
+        save_steps=g.save_steps or 500,
+        remove_unused_columns=False,  # the reward functions route on the `modality` column
+        **vllm,
+        **common,
+    )
+
+
+@dataclass
+class GRPOResult:
+    metrics: dict  # results (DVC metrics file)
+    timing: dict  # wall seconds and shares of generate / reward / update (MLflow only)
+    history: list[dict] = field(default_factory=list)  # one row per logged step
+    steps: list[dict] = field(default_factory=list)  # one timing row per optimizer step
+
+
+def run_grpo(model_path: str, dataset: Dataset, out_dir: str | Path, g: GRPOSettings, train: TrainConfig,
+             model_cfg: ModelConfig, rewards: dict[str, RewardFactory], run: StageRun | None = None) -> GRPOResult:
+    """Train on `dataset` (columns prompt, modality, prompt_id) with one reward per modality present,
+    then save model and tokenizer to `out_dir` like a hub checkpoint."""
+    modalities = sorted(set(dataset["modality"]))
+    missing = [m for m in modalities if m not in rewards]
+    if missing:
+        raise ValueError(f"no reward for modality {missing}")
+    timer, rollouts = StepTimer(), RolloutLog()
+    metrics_cb = MetricsCallback(run)
+    timing_cb = StepTimingCallback(timer, rollouts, run, sample=g.log_rollouts)
+    reward_fns: list[ModalityReward] = []
+    try:
+        for m in modalities:  # inside the try: a reward that fails to start closes the ones before it
+            reward_fns.append(ModalityReward(m, rewards[m](), SPECS[m], timer, rollouts))
+        model, tokenizer = load(model_path, model_cfg)
+        trainer = TimedGRPOTrainer(
+            model=model,
+            reward_funcs=reward_fns,
+            args=grpo_config(out_dir, g, train),
+            train_dataset=dataset,
+            processing_class=tokenizer,
+            callbacks=[metrics_cb, timing_cb],
+        )
+        trainer.timer = timer
+        trainer.train()
+        log.info("grpo: %s, %s engine", "+".join(modalities), type(trainer.model_wrapped).__name__)
+        trainer.model.config.use_cache = True  # the checkpoint is for generation
+        trainer.save_model(str(out_dir))
+        if trainer.is_world_process_zero():
+            tokenizer.save_pretrained(str(out_dir))
+    finally:
+        for fn in reward_fns:
+            fn.close()
+    return GRPOResult(_metrics(metrics_cb.history, modalities), _timing(timer), metrics_cb.history, timing_cb.steps)
+
+
+def _mean(rows: list[dict], key: str) -> float | None:
+    vals = [r[key] for r in rows if isinstance(r.get(key), float) and math.isfinite(r[key])]
+    return round(sum(vals) / len(vals), 4) if vals else None
+
+
+def _metrics(history: list[dict], modalities: list[str]) -> dict:
+    steps = [h for h in history if "reward" in h]
+    first, last = steps[:1], steps[-1:]
+    out: dict = {"steps": len(steps), "modalities": modalities,
+                 "reward_first": _mean(first, "reward"), "reward_final": _mean(last, "reward"),
+                 "reward_mean": _mean(steps, "reward"), "kl_final": _mean(last, "kl"),
+                 "completion_length_mean": _mean(steps, "completions/mean_length")}
+    for m in modalities:
+        keys = sorted({k for h in steps for k in h if k.startswith(f"{m}/") and not k.endswith("seconds_per_completion")})
+        out[m] = {k.split("/", 1)[1]: _mean(steps, k) for k in keys}
+    return out
+
+
+def _timing(timer: StepTimer) -> dict:
+    t = {f"{k}_s": round(v, 3) for k, v in timer.totals.items()}
+    t["step_mean_s"] = round(sum(timer.totals.values()) / max(1, timer.steps), 3)
+    t.update({f"{k}_share": round(v, 4) for k, v in timer.shares().items()})
+    return t

@@ -1,0 +1,40 @@
+import pytest
+import yaml
+
+from cogevol.train.config import GRPOSettings, ModelConfig, SFTSettings, TrainConfig, from_dict
+from tests.conftest import REPO
+
+
+def test_params_yaml_groups_build_the_dataclasses():
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    m = from_dict(ModelConfig, params["model"])
+    assert m.base == "tiny" and m.tiny.hidden_size == params["model"]["tiny"]["hidden_size"]
+    t = from_dict(TrainConfig, params["train"])
+    assert t.deepspeed and (REPO / t.deepspeed).exists()
+    from_dict(SFTSettings, params["sft"])
+    g = from_dict(GRPOSettings, params["grpo"])
+    assert (g.beta, g.epsilon, g.learning_rate) == (0.001, 0.2, 1e-6)  # seed 001
+    assert g.per_device_batch_size() * g.gradient_accumulation_steps == g.requests_per_step * g.num_generations
+
+
+def test_unknown_keys_and_bad_values_fail_loudly():
+    with pytest.raises(KeyError, match="learning_rat"):
+        from_dict(SFTSettings, {"learning_rat": 1.0})
+    with pytest.raises(KeyError):
+        from_dict(ModelConfig, {"tiny": {"layers": 2}})
+    with pytest.raises(ValueError, match="schedule"):
+        TrainConfig(schedule="parallel")
+    with pytest.raises(ValueError, match="divide"):
+        GRPOSettings(requests_per_step=3, num_generations=5, gradient_accumulation_steps=2).per_device_batch_size()
+    assert GRPOSettings(requests_per_step=16, num_generations=5, gradient_accumulation_steps=2).per_device_batch_size(8) == 5
+
+
+def test_gpu_profile_overrides_only_existing_knobs():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "infra/profiles/apply.py", "gpu"], cwd=REPO, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    args = out.stdout.split()
+    assert "model.base='Qwen/Qwen3-4B-Base'" in args and "grpo.use_vllm=true" in args
+    assert all(a == "-S" for a in args[::2])  # one shell word per override

@@ -1,0 +1,60 @@
+import json
+
+import torch
+from safetensors.torch import load_file
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+from cogevol.train.model_factory import PROVENANCE, build_tiny, corpus_texts, load
+from cogevol.train.tokenizer import IM_END, PAD
+from tests.train.conftest import TEST_MODEL
+
+
+def test_same_seed_same_vocab_and_weights_other_seed_other_weights(tmp_path, sft_data):
+    texts = corpus_texts(None, ["<div>hello</div>"] * 3)
+    a = build_tiny(tmp_path / "a", TEST_MODEL, texts)
+    b = build_tiny(tmp_path / "b", TEST_MODEL, texts)
+    c = build_tiny(tmp_path / "c", type(TEST_MODEL)(seed=8, tiny=TEST_MODEL.tiny), texts)
+    assert (a / "tokenizer.json").read_text() == (b / "tokenizer.json").read_text()
+    wa, wb, wc = (load_file(p / "model.safetensors") for p in (a, b, c))
+    assert wa.keys() == wb.keys() and all(torch.equal(wa[k], wb[k]) for k in wa)
+    assert any(not torch.equal(wa[k], wc[k]) for k in wa)
+    assert json.loads((a / PROVENANCE).read_text())["seed"] == TEST_MODEL.seed
+
+
+def test_saved_like_a_hub_checkpoint_and_round_trips(tiny_dir, model_cfg):
+    model = AutoModelForCausalLM.from_pretrained(tiny_dir)
+    tok = AutoTokenizer.from_pretrained(tiny_dir)
+    assert type(model).__name__ == "Qwen3ForCausalLM" and model.config.model_type == "qwen3"
+    assert model.config.vocab_size == len(tok) <= model_cfg.tiny.vocab_size
+    assert tok.eos_token == IM_END and tok.pad_token == PAD
+    for text in ["Make a quiz about volcanoes", "Fais une courbe des températures 🌋", "中文幻灯片",
+                 '<button id="b">+</button>', '{"type": "title", "x": 80}']:
+        ids = tok(text, add_special_tokens=False)["input_ids"]
+        assert tok.decode(ids) == text  # byte-level: any text round-trips
+    resaved = tiny_dir.parent / "resaved"
+    m2, t2 = load(tiny_dir, model_cfg)
+    m2.save_pretrained(resaved)
+    t2.save_pretrained(resaved)
+    m3 = AutoModelForCausalLM.from_pretrained(resaved)
+    assert all(torch.equal(p, q) for p, q in zip(model.state_dict().values(), m3.state_dict().values()))
+
+
+def test_html_and_slide_json_get_merges(tiny_dir):
+    tok = AutoTokenizer.from_pretrained(tiny_dir)
+    page = "<!DOCTYPE html>\n<html>\n<head>\n<style>\nbody { margin: 0; }\n</style>"
+    assert len(tok(page)["input_ids"]) < len(page.encode()) / 2
+
+
+def test_chat_template_is_qwen_style_and_generation_stops_at_end_of_turn(tiny_dir, model_cfg):
+    model, tok = load(tiny_dir, model_cfg)
+    msgs = [{"role": "system", "content": "S"}, {"role": "user", "content": "U"}, {"role": "assistant", "content": "A"}]
+    text = tok.apply_chat_template(msgs, tokenize=False)
+    assert text == "<|im_start|>system\nS<|im_end|>\n<|im_start|>user\nU<|im_end|>\n<|im_start|>assistant\nA<|im_end|>\n"
+    prompt = tok.apply_chat_template(msgs[:2], tokenize=False, add_generation_prompt=True)
+    assert prompt.endswith("<|im_start|>assistant\n") and text.startswith(prompt)
+    special = tok.convert_ids_to_tokens(tok(text, add_special_tokens=False)["input_ids"])
+    assert special.count("<|im_start|>") == 3 and special.count("<|im_end|>") == 3
+    assert tok.convert_tokens_to_ids(IM_END) in model.generation_config.eos_token_id
+    ids = tok(prompt, return_tensors="pt", add_special_tokens=False)
+    out = model.generate(**ids, max_new_tokens=5, do_sample=False)
+    assert out.shape[1] <= ids["input_ids"].shape[1] + 5
