@@ -73,21 +73,33 @@ def _cmd_probe(a: argparse.Namespace) -> int:
             print(f"cogevol probe: {p}: no such file", file=sys.stderr)
             return 2
         items.append((p, path.read_text(encoding="utf-8", errors="replace")))
-    params = {}
+    all_params = {}
     if a.params or Path("params.yaml").exists():
         from cogevol.config import load_params
 
-        params = load_params(a.params).get("probe", {})
+        all_params = load_params(a.params)
+    params = all_params.get("probe", {})
     cfg = ProbeConfig(**{**params.get("probe", {}), **({"method": a.method} if a.method else {}),
                          **({"page_timeout_s": a.page_timeout} if a.page_timeout else {})})
     workers = a.workers or params.get("workers", 1)
     browser = BrowserConfig(**{**params.get("browser", {}), "instances": max(1, workers)})
 
     async def run() -> None:
-        async for rec in probe_stream(items, workers=workers, cfg=cfg, browser=browser, weights=params.get("weights")):
-            if not a.details:
-                rec.pop("controls", None)
-            print(json.dumps(rec, ensure_ascii=False), flush=True)
+        judge = None
+        if a.judge_url:
+            from cogevol.judge.vlm import VisionJudge, from_params
+
+            judge = VisionJudge(from_params({**(all_params.get("judge") or {}), "enabled": True, "base_url": a.judge_url,
+                                             **({"model": a.judge_model} if a.judge_model else {})}))
+        try:
+            async for rec in probe_stream(items, workers=workers, cfg=cfg, browser=browser, weights=params.get("weights"),
+                                          judge=judge, requests={p: a.request or "" for p, _ in items}):
+                if not a.details:
+                    rec.pop("controls", None)
+                print(json.dumps(rec, ensure_ascii=False), flush=True)
+        finally:
+            if judge is not None:
+                await judge.aclose()
 
     asyncio.run(run())
     return 0
@@ -213,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--page-timeout", type=float, default=None, help="seconds per page before it counts as hung")
     pr.add_argument("--params", default=None, help="params.yaml to read the probe group from")
     pr.add_argument("--details", action="store_true", help="include per-control verdicts and evidence")
+    pr.add_argument("--judge-url", default=None, help="OpenAI-compatible root of a vision judge: adds the vlm_* terms (key: $COGEVOL_JUDGE_API_KEY)")
+    pr.add_argument("--judge-model", default=None)
+    pr.add_argument("--request", default=None, help="the request the pages answer (shown to the judge)")
     pr.set_defaults(fn=_cmd_probe)
 
     ss = sub.add_parser("slide-score", help="render slide outputs, score them (rules [+ judge]), print one JSON line each")

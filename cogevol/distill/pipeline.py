@@ -160,7 +160,8 @@ async def execute(items: list[Scored], cfg: DistillConfig, pool: BrowserPool, pr
 
     async def run_html() -> None:
         async for r in probe_stream(((k, s.artifact) for k, s in html.items()), workers=workers, cfg=probe_cfg,
-                                    pool=pool, weights=weights):
+                                    pool=pool, weights=weights, judge=scorer.judge,
+                                    requests={k: s.prompt.request for k, s in html.items()}):
             s = html[r["path"]]
             s.details = {"hard_fail": r["hard_fail"], "rendered_ok": r["rendered_ok"], "terms": r["terms"],
                          "controls_live": r["controls_live"], "controls_operable": r["controls_operable"]}

@@ -55,7 +55,9 @@ async def score_outputs(system: str, items: list[SuiteItem], outputs: list[str |
                                         reason="no HTML document in the answer")
             else:
                 pages.append((str(k), doc))
-    for r in await probe_all(pages, workers=workers, cfg=probe_cfg, pool=pool, weights=weights):
+    requests = {k: items[int(k)].prompt for k, _ in pages}
+    for r in await probe_all(pages, workers=workers, cfg=probe_cfg, pool=pool, weights=weights, judge=scorer.judge,
+                             requests=requests):
         k = int(r["path"])
         results[k] = ItemResult(system, items[k], float(r["reward"]), hard_fail=r["hard_fail"],
                                 render_failure=not r["rendered_ok"], reason=r["reason"],

@@ -54,6 +54,7 @@ class ProbeConfig:
     page_timeout_s: float = 10.0  # whole-page budget
     pixel_check: bool = True  # masked screenshots when DOM and canvas agree
     pixel_min: int = 30  # changed pixels that count as a visible change (anti-aliasing noise is below)
+    screenshot: bool = False  # keep the page as first shown (after the quiet window): the judge's input
 
 
 @dataclass
@@ -81,9 +82,10 @@ class ProbeResult:
     viewport: dict = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    screenshot: bytes | None = field(default=None, repr=False)  # with ProbeConfig.screenshot
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        return {k: v for k, v in asdict(self).items() if k != "screenshot"}
 
 
 class _Session:
@@ -255,6 +257,8 @@ class _Probe:
                 r.reason = "render: nothing visible" + why
                 return r
             r.rendered_ok = True
+            if cfg.screenshot:
+                r.screenshot = await a.screenshot()
             found = await a.call("discover")
             controls = [Control(c["index"], c["kind"], c["tag"], c["label"], c["status"], c["reason"]) for c in found["controls"]]
             keys = found["keyTargets"]

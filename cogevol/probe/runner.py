@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from cogevol.browser.pool import BrowserConfig, BrowserPool
 from cogevol.probe.core import ProbeConfig, probe_html
@@ -27,11 +27,31 @@ def record(name: str, result, s) -> dict:
     }
 
 
+async def judge_terms(judge, result, request: str) -> tuple[dict[str, float] | None, str]:
+    """The judge's defect terms for a rendered page (1 - score / 5 for visual and content), or
+    (None, why) when the judge gives no verdict after its retries: the terms are then left out
+    and the weights renormalised, never guessed."""
+    from cogevol.judge.vlm import JudgeError
+
+    if result.screenshot is None:
+        return None, "judge: no screenshot"
+    try:
+        v = await judge.score("page", result.screenshot, request)
+    except JudgeError as e:
+        return None, f"judge failed: {e}"
+    return {"vlm_visual": round(1 - v.visual / 5, 4), "vlm_content": round(1 - v.content / 5, 4)}, ""
+
+
 async def probe_stream(items: Iterable[tuple[str, str]], workers: int = 1, cfg: ProbeConfig | None = None,
                        browser: BrowserConfig | None = None, pool: BrowserPool | None = None,
-                       weights: dict[str, float] | None = None) -> AsyncIterator[dict]:
-    """Yield one record per (name, html) as pages finish; at most `workers` pages in flight."""
+                       weights: dict[str, float] | None = None, judge=None,
+                       requests: dict[str, str] | None = None) -> AsyncIterator[dict]:
+    """Yield one record per (name, html) as pages finish; at most `workers` pages in flight.
+    With a judge (cogevol.judge.vlm.VisionJudge), pages past the hard-fail gate also get the
+    vlm_visual / vlm_content terms from their first screenshot and `requests[name]`."""
     cfg = cfg or ProbeConfig()
+    if judge is not None and not cfg.screenshot:
+        cfg = replace(cfg, screenshot=True)
     own = pool is None
     if own:
         pool = BrowserPool(browser or BrowserConfig(instances=max(1, workers)))
@@ -44,7 +64,13 @@ async def probe_stream(items: Iterable[tuple[str, str]], workers: int = 1, cfg: 
             if result.outcome == "harness_error":  # the harness's fault: one retry on a fresh context
                 log.warning("probe: retrying %s after a harness error: %s", name, result.reason)
                 result = await probe_html(pool, html, cfg)
-            return record(name, result, score(result, weights=weights))
+            s = score(result, weights=weights)
+            if judge is not None and s.reward is not None and not s.hard_fail:  # the gate first: no judge call for a dead page
+                terms, why = await judge_terms(judge, result, (requests or {}).get(name, ""))
+                s = score(result, judge_terms=terms, weights=weights)
+                if why:
+                    s.reason = f"{s.reason}; {why}"
+            return record(name, result, s)
 
     try:
         tasks = [asyncio.create_task(one(n, h)) for n, h in items]

@@ -42,8 +42,10 @@ class HtmlReward:
     __name__ = "html_probe_reward"  # TRL names reward columns after the function
 
     def __init__(self, workers: int = 1, cfg: ProbeConfig | None = None, browser: BrowserConfig | None = None,
-                 weights: dict[str, float] | None = None):
+                 weights: dict[str, float] | None = None, judge_cfg=None):
         self.workers, self.cfg, self.weights = workers, cfg or ProbeConfig(), weights  # weights: params probe.weights
+        self.judge_cfg = judge_cfg  # a cogevol.judge.vlm.JudgeConfig: adds the vlm_* terms
+        self._judge = None
         self.browser = browser or BrowserConfig(instances=workers)
         self._loop = BackgroundLoop("html-reward")
         self._pool: BrowserPool | None = None
@@ -52,13 +54,19 @@ class HtmlReward:
     async def _ensure_pool(self) -> BrowserPool:
         if self._pool is None:
             self._pool = await BrowserPool(self.browser).__aenter__()
+            if self.judge_cfg is not None:
+                from cogevol.judge.vlm import VisionJudge
+
+                self._judge = VisionJudge(self.judge_cfg)
         return self._pool
 
-    async def score(self, completions: list) -> list[float | None]:
+    async def score(self, completions: list, requests: list[str] | None = None) -> list[float | None]:
         pool = await self._ensure_pool()
         docs = [extract_html(c) for c in completions]
         items = [(str(k), d) for k, d in enumerate(docs) if d is not None]
-        results = {r["path"]: r for r in await probe_all(items, workers=self.workers, cfg=self.cfg, pool=pool, weights=self.weights)}
+        asks = {str(k): r for k, r in enumerate(requests or [])}
+        results = {r["path"]: r for r in await probe_all(items, workers=self.workers, cfg=self.cfg, pool=pool,
+                                                          weights=self.weights, judge=self._judge, requests=asks)}
         out, details = [], []
         for k, d in enumerate(docs):
             if d is None:
@@ -72,10 +80,16 @@ class HtmlReward:
         return out
 
     def __call__(self, prompts=None, completions=None, **kwargs) -> list[float | None]:
-        return self._loop.run(self.score(list(completions or [])))
+        requests = [last_message(p, "user") for p in prompts] if prompts else None
+        return self._loop.run(self.score(list(completions or []), requests))
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._loop.run(self._pool.close())
-            self._pool = None
+        async def shutdown() -> None:
+            if self._judge is not None:
+                await self._judge.aclose()
+            if self._pool is not None:
+                await self._pool.close()
+
+        self._loop.run(shutdown())
+        self._pool = self._judge = None
         self._loop.stop()

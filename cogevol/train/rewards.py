@@ -115,16 +115,23 @@ class ModalityReward:
             close()
 
 
-def html_reward(workers: int, probe_params: dict | None = None):
+def html_reward(workers: int, probe_params: dict | None = None, judge_params: dict | None = None):
     """The executable HTML reward (probe + hard-fail gate) on `workers` pages in flight,
-    with the probe and browser settings of params.yaml's `probe` group."""
+    with the probe and browser settings of params.yaml's `probe` group, and the judge terms
+    when `judge.enabled`."""
     from cogevol.browser.pool import BrowserConfig
     from cogevol.probe.core import ProbeConfig
     from cogevol.rewards.trl import HtmlReward
 
     p = probe_params or {}
+    judge_cfg = None
+    if (judge_params or {}).get("enabled"):
+        from cogevol.judge.vlm import from_params
+
+        judge_cfg = from_params(judge_params)
     browser = BrowserConfig(**{**p.get("browser", {}), "instances": max(1, workers)})
-    return HtmlReward(workers=workers, cfg=ProbeConfig(**p.get("probe", {})), browser=browser, weights=p.get("weights"))
+    return HtmlReward(workers=workers, cfg=ProbeConfig(**p.get("probe", {})), browser=browser, weights=p.get("weights"),
+                      judge_cfg=judge_cfg)
 
 
 def slide_reward(workers: int, slides_params: dict | None = None, judge_params: dict | None = None,

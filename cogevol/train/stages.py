@@ -55,7 +55,7 @@ def sft_stage(sft_dir: str | Path, prompts_path: str | Path | None, out_dir: str
 def default_rewards(params: dict) -> dict[str, Callable]:
     g = from_dict(GRPOSettings, params.get("grpo"))
     return {
-        "html": lambda: html_reward(g.reward_workers, params.get("probe")),
+        "html": lambda: html_reward(g.reward_workers, params.get("probe"), params.get("judge")),
         "slide": lambda: slide_reward(g.reward_workers, params.get("slides"), params.get("judge"),
                                       (params.get("probe") or {}).get("browser")),
     }
