@@ -59,6 +59,39 @@ def _cmd_filter(a: argparse.Namespace) -> int:
     return 0
 
 
+def _read_files(command: str, paths: list[str]) -> list[tuple[str, str]] | None:
+    """(path, text) per file, or None after printing which one is missing (a usage error)."""
+    items = []
+    for p in paths:
+        path = Path(p)
+        if not path.is_file():
+            print(f"cogevol {command}: {p}: no such file", file=sys.stderr)
+            return None
+        items.append((p, path.read_text(encoding="utf-8", errors="replace")))
+    return items
+
+
+def _all_params(path: str | None) -> dict:
+    """params.yaml (or --params) when there is one: the CLI runs anywhere, params or not."""
+    if path or Path("params.yaml").exists():
+        from cogevol.config import load_params
+
+        return load_params(path)
+    return {}
+
+
+def _cli_judge(all_params: dict, url: str | None, model: str | None):
+    """A VisionJudge from params' judge group: enabled by --judge-url, or by judge.enabled."""
+    judge = dict(all_params.get("judge") or {})
+    if url:
+        judge.update(enabled=True, base_url=url, **({"model": model} if model else {}))
+    if not judge.get("enabled"):
+        return None
+    from cogevol.judge.vlm import VisionJudge, from_params
+
+    return VisionJudge(from_params(judge))
+
+
 def _cmd_probe(a: argparse.Namespace) -> int:
     import asyncio
 
@@ -66,18 +99,10 @@ def _cmd_probe(a: argparse.Namespace) -> int:
     from cogevol.probe.core import ProbeConfig
     from cogevol.probe.runner import probe_stream
 
-    items = []
-    for p in a.paths:
-        path = Path(p)
-        if not path.is_file():
-            print(f"cogevol probe: {p}: no such file", file=sys.stderr)
-            return 2
-        items.append((p, path.read_text(encoding="utf-8", errors="replace")))
-    all_params = {}
-    if a.params or Path("params.yaml").exists():
-        from cogevol.config import load_params
-
-        all_params = load_params(a.params)
+    items = _read_files("probe", a.paths)
+    if items is None:
+        return 2
+    all_params = _all_params(a.params)
     params = all_params.get("probe", {})
     cfg = ProbeConfig(**{**params.get("probe", {}), **({"method": a.method} if a.method else {}),
                          **({"page_timeout_s": a.page_timeout} if a.page_timeout else {})})
@@ -85,12 +110,7 @@ def _cmd_probe(a: argparse.Namespace) -> int:
     browser = BrowserConfig(**{**params.get("browser", {}), "instances": max(1, workers)})
 
     async def run() -> None:
-        judge = None
-        if a.judge_url:
-            from cogevol.judge.vlm import VisionJudge, from_params
-
-            judge = VisionJudge(from_params({**(all_params.get("judge") or {}), "enabled": True, "base_url": a.judge_url,
-                                             **({"model": a.judge_model} if a.judge_model else {})}))
+        judge = _cli_judge(all_params, a.judge_url, a.judge_model)
         try:
             async for rec in probe_stream(items, workers=workers, cfg=cfg, browser=browser, weights=params.get("weights"),
                                           judge=judge, requests={p: a.request or "" for p, _ in items}):
@@ -111,34 +131,19 @@ def _cmd_slide_score(a: argparse.Namespace) -> int:
     from cogevol.browser.pool import BrowserPool
     from cogevol.rewards.slide import SlideScorer, settings
 
-    items = []
-    for p in a.paths:
-        path = Path(p)
-        if not path.is_file():
-            print(f"cogevol slide-score: {p}: no such file", file=sys.stderr)
-            return 2
-        items.append((p, path.read_text(encoding="utf-8", errors="replace")))
-    params = {}
-    if a.params or Path("params.yaml").exists():
-        from cogevol.config import load_params
-
-        params = load_params(a.params)
+    items = _read_files("slide-score", a.paths)
+    if items is None:
+        return 2
+    params = _all_params(a.params)
     kw = settings(params.get("slides") or {})
     if a.normalise:
         kw["normalise_schema"] = True
-    judge_params = dict(params.get("judge") or {})
-    if a.judge_url:
-        judge_params.update(enabled=True, base_url=a.judge_url, **({"model": a.judge_model} if a.judge_model else {}))
     png_dir = Path(a.png_dir) if a.png_dir else None
     if png_dir:
         png_dir.mkdir(parents=True, exist_ok=True)
 
     async def run() -> None:
-        judge = None
-        if judge_params.get("enabled"):
-            from cogevol.judge.vlm import VisionJudge, from_params
-
-            judge = VisionJudge(from_params(judge_params))
+        judge = _cli_judge(params, a.judge_url, a.judge_model)
         async with BrowserPool() as pool:
             scorer = SlideScorer(pool, judge=judge, screenshots=png_dir is not None, **kw)
             try:
