@@ -28,8 +28,12 @@ MODALITIES = ("slide", "html")
 
 
 def load_sft(path: str | Path) -> Dataset:
-    """The distilled dataset, checked against the input contract."""
-    ds = load_from_disk(str(path))
+    """The distilled dataset, checked against the input contract.
+
+    Loaded into memory: `datasets` writes the cache files of every later .map() next to the data
+    otherwise, which would modify the distill stage's DVC output and rerun the DAG forever.
+    """
+    ds = load_from_disk(str(path), keep_in_memory=True)
     missing = [c for c in ("messages", "modality") if c not in ds.column_names]
     if missing:
         raise ValueError(f"{path}: missing column(s) {missing}; expected {SFT_COLUMNS}")
