@@ -167,7 +167,10 @@ def _cmd_agreement(a: argparse.Namespace) -> int:
     from cogevol.evaluate.ratings import RatingsError, run_agreement, scatter_figure
 
     try:
-        report, scores, points = run_agreement(a.ratings, a.scores, resamples=a.resamples, workers=a.workers)
+        params = _all_params(a.params)
+        if a.workers:
+            params = {**params, "probe": {**params.get("probe", {}), "workers": a.workers}}
+        report, scores, points = run_agreement(a.ratings, a.scores, resamples=a.resamples, params=params)
     except RatingsError as e:
         print(f"cogevol agreement: {e}", file=sys.stderr)
         return 2
@@ -250,7 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
     ag.add_argument("--scores", default=None, help="JSONL of precomputed rewards per artifact (else the artifacts are scored)")
     ag.add_argument("--out", default=None, help="write agreement.json and one scatter plot per component here")
     ag.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples")
-    ag.add_argument("--workers", type=int, default=1, help="probe workers when scoring pages")
+    ag.add_argument("--workers", type=int, default=None, help="probe workers when scoring pages (default: params.yaml probe.workers)")
+    ag.add_argument("--params", default=None, help="params.yaml whose probe and slides groups configure the rewards")
     ag.set_defaults(fn=_cmd_agreement)
 
     t = sub.add_parser("traffic", help="write the seeded sample of production traffic")

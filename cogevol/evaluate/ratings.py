@@ -84,18 +84,24 @@ def components(kind: str, rec: dict) -> dict[str, float | None]:
     return out
 
 
-async def score_artifacts(items: dict[str, dict], root: Path, workers: int = 1) -> dict[str, dict]:
-    """Score every rated artifact with the training rewards (probe for HTML, rules for slides)."""
+async def score_artifacts(items: dict[str, dict], root: Path, params: dict | None = None) -> dict[str, dict]:
+    """Score every rated artifact with the training rewards (probe for HTML, rules for slides),
+    configured by params.yaml's `probe` and `slides` groups when given."""
     from cogevol.browser.pool import BrowserConfig, BrowserPool
+    from cogevol.probe.core import ProbeConfig
     from cogevol.probe.runner import probe_all
-    from cogevol.rewards.slide import SlideScorer
+    from cogevol.rewards.slide import SlideScorer, settings
 
+    params = params or {}
+    probe = params.get("probe") or {}
+    workers = int(probe.get("workers", 1))
     out = {}
-    async with BrowserPool(BrowserConfig(instances=max(1, workers))) as pool:
+    async with BrowserPool(BrowserConfig(**{**probe.get("browser", {}), "instances": max(1, workers)})) as pool:
         html = [(a, (root / a).read_text(encoding="utf-8", errors="replace")) for a, v in items.items() if v["kind"] == "html"]
-        for r in await probe_all(html, workers=workers, pool=pool):
+        for r in await probe_all(html, workers=workers, pool=pool, cfg=ProbeConfig(**probe.get("probe", {})),
+                                 weights=probe.get("weights")):
             out[r["path"]] = r
-        scorer = SlideScorer(pool)
+        scorer = SlideScorer(pool, **settings(params.get("slides") or {}))
         try:
             for a, v in items.items():
                 if v["kind"] == "slide":
@@ -143,8 +149,9 @@ def scatter_figure(name: str, pts: list[tuple[float, float]], corr: Correlation)
 
 
 def run_agreement(ratings_path: str | Path, scores_path: str | Path | None = None, resamples: int = 1000,
-                  workers: int = 1) -> tuple[dict, dict, dict]:
-    """(report, per-artifact scores, points) for a ratings file; scores the artifacts unless given."""
+                  params: dict | None = None) -> tuple[dict, dict, dict]:
+    """(report, per-artifact scores, points) for a ratings file; scores the artifacts unless given
+    (with the reward settings in `params`, the parsed params.yaml)."""
     ratings_path = Path(ratings_path)
     rows = load_ratings(ratings_path)
     items = mean_by_artifact(rows)
@@ -159,7 +166,7 @@ def run_agreement(ratings_path: str | Path, scores_path: str | Path | None = Non
         missing = [a for a in items if not (root / a).is_file()]
         if missing:
             raise RatingsError(f"{len(missing)} rated artifact(s) not found next to {ratings_path}: {missing[:3]}")
-        scores = asyncio.run(score_artifacts(items, root, workers))
+        scores = asyncio.run(score_artifacts(items, root, params))
     results, points = agreement(items, scores, resamples)
     report = {"ratings": str(ratings_path), "artifacts": len(items), "raters": len({r["rater"] for r in rows}),
               "correlations": [c.record() for c in results]}

@@ -96,7 +96,7 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
             run.log_metrics({f"{system}.overall": s["overall"], f"{system}.hard_fails": s["hard_fails"],
                              f"{system}.render_failures": s["render_failures"]})
     if cfg.ratings:
-        metrics["agreement"] = _agreement(cfg, out, workers, run)
+        metrics["agreement"] = _agreement(cfg, out, params, run)
     (out / "summary.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return metrics
 
@@ -111,10 +111,10 @@ def _write_results(path: Path, results: list[ItemResult], outputs: dict, items: 
             f.write(json.dumps(rec, ensure_ascii=False) + "\n")
 
 
-def _agreement(cfg: EvalConfig, out: Path, workers: int, run) -> dict:
+def _agreement(cfg: EvalConfig, out: Path, params: dict, run) -> dict:
     from cogevol.evaluate.ratings import run_agreement, scatter_figure
 
-    report, _, points = run_agreement(cfg.ratings, resamples=cfg.resamples, workers=workers)
+    report, _, points = run_agreement(cfg.ratings, resamples=cfg.resamples, params=params)
     (out / "agreement.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     headline = {}
     for c in report["correlations"]:

@@ -16,7 +16,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from cogevol.browser.pool import BrowserPool
-from cogevol.slides.contract import ContractError, Deck, parse
+from cogevol.slides.contract import ContractError, parse
 from cogevol.slides.normalise import normalise
 from cogevol.slides.render import SlideRenderer
 from cogevol.slides.rules import RuleConfig, evaluate, rule_config
@@ -104,7 +104,7 @@ class SlideScorer:
                               reason="harness error while rendering", harness_error=f"{type(e).__name__}: {e}"[:300],
                               slides=len(deck.slides), normalised=bool(fixes), fixes=fixes)
         report = evaluate(deck, rendered.slides, self.rules)
-        vlm, verdicts, judge_note = await self._judge(deck, rendered.pngs, request)
+        vlm, verdicts, judge_note = await self._judge(rendered.pngs, request)
         score, used = combine({"rules": report.score, "vlm": vlm}, self.weights)
         reason = _reason(report.violations, judge_note)
         return SlideScore(valid=True, reward=round(score / 5.0, 4), score=round(score, 3),
@@ -113,18 +113,18 @@ class SlideScorer:
                           judge=verdicts, normalised=bool(fixes), fixes=fixes, slides=len(deck.slides),
                           pngs=rendered.pngs)
 
-    async def _judge(self, deck: Deck, pngs: list[bytes], request: str) -> tuple[float | None, list[dict], str]:
+    async def _judge(self, pngs: list[bytes], request: str) -> tuple[float | None, list[dict], str]:
         if self.judge is None:
             return None, [], "no judge configured"
         from cogevol.judge.vlm import JudgeError
 
         results = await asyncio.gather(*(self.judge.score("slide", png, request) for png in pngs), return_exceptions=True)
-        failed = [r for r in results if isinstance(r, BaseException)]
+        bugs = [r for r in results if isinstance(r, BaseException) and not isinstance(r, JudgeError)]
+        if bugs:
+            raise bugs[0]
+        failed = [r for r in results if isinstance(r, JudgeError)]
         if failed:  # retried inside the client already; the term is left out, not guessed
-            err = failed[0]
-            if not isinstance(err, (JudgeError, RuntimeError)):
-                raise err
-            return None, [], f"judge failed on {len(failed)}/{len(pngs)} slide(s): {err}"
+            return None, [], f"judge failed on {len(failed)}/{len(pngs)} slide(s): {failed[0]}"
         verdicts = [{"visual": r.visual, "content": r.content, "reasons": r.reasons, "cached": r.cached} for r in results]
         vlm = sum((v["visual"] + v["content"]) / 2 for v in verdicts) / len(verdicts)
         return round(vlm, 3), verdicts, ""
