@@ -290,11 +290,12 @@ class _Probe:
                     if act.kind != "keyboard":
                         await a.page.mouse.move(act.x, act.y)
                     before = (await a.snapshot(skip), await a.screenshot() if cfg.pixel_check else None)
-                    # an element that loses focus to the input redraws its focus ring: not a response
-                    had_focus = await a.call("focused")
-                    act.also_mask = [await a.call("box", had_focus)] if had_focus >= 0 and had_focus != act.index else []
                 elif b is not None and act.kind != "keyboard":
                     await b.call("aim", c.index)  # same scroll position
+                # an element that loses focus to the input redraws its focus ring: not a response
+                # (in the twin too: its focus is mirrored by script, which draws rings differently)
+                had_focus = await a.call("focused")
+                act.also_mask = [await a.call("box", had_focus)] if had_focus >= 0 and had_focus != act.index else []
                 await a.call("drain")
                 t_input = a.t
                 early = None
