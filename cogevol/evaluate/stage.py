@@ -55,9 +55,11 @@ def generate_all(cfg: EvalConfig, items: list[SuiteItem], model_params: dict) ->
             out[s.name] = asyncio.run(generate_openai(s, prompts, cfg.max_new_tokens, cfg.temperature, cfg.cache_dir))
         else:
             path = resolve_path(s.path, model_params)
-            if not Path(path).exists() and "/" not in path:
-                raise FileNotFoundError(f"evaluate: system {s.name}: checkpoint {path} not found")
-            out[s.name] = generate_local(path, prompts, cfg.max_new_tokens, cfg.temperature, cfg.batch_size)
+            try:
+                out[s.name] = generate_local(path, prompts, cfg.max_new_tokens, cfg.temperature, cfg.batch_size)
+            except OSError as e:  # transformers' way of saying "no such checkpoint"
+                raise FileNotFoundError(f"evaluate: system {s.name}: {path} is neither a local checkpoint nor a "
+                                        f"reachable hub model ({e})") from e
     return out
 
 
