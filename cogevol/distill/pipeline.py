@@ -209,7 +209,7 @@ def keep_best(items: list[Scored], keep: int) -> list[Scored]:
     return out
 
 
-def SFT_FEATURES():  # noqa: N802 - a constant built lazily (datasets is slow to import)
+def sft_features():
     """The schema of data/sft/train, fixed so that an empty or partial run still loads the same."""
     from datasets import Features, Value
 
@@ -306,7 +306,7 @@ def write_outputs(out_dir: str | Path, items: list[Scored], kept: list[Scored]) 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     records = [sft_record(s) for s in sorted(kept, key=lambda s: s.prompt.id)]
-    Dataset.from_list(records, features=SFT_FEATURES()).save_to_disk(str(out / "train"))
+    Dataset.from_list(records, features=sft_features()).save_to_disk(str(out / "train"))
     with open(out / "candidates.jsonl", "w", encoding="utf-8") as f, open(out / "rejected.jsonl", "w", encoding="utf-8") as rej:
         for s in items:
             line = json.dumps(s.record(), ensure_ascii=False) + "\n"
