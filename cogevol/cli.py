@@ -94,26 +94,22 @@ def _cli_judge(all_params: dict, url: str | None, model: str | None):
 
 def _cmd_probe(a: argparse.Namespace) -> int:
     import asyncio
+    from dataclasses import replace
 
-    from cogevol.browser.pool import BrowserConfig
-    from cogevol.probe.core import ProbeConfig
-    from cogevol.probe.runner import probe_stream
+    from cogevol.probe.runner import probe_stream, settings_from_params
 
     items = _read_files("probe", a.paths)
     if items is None:
         return 2
     all_params = _all_params(a.params)
-    params = all_params.get("probe", {})
-    cfg = ProbeConfig(**{**params.get("probe", {}), **({"method": a.method} if a.method else {}),
-                         **({"page_timeout_s": a.page_timeout} if a.page_timeout else {})})
-    workers = a.workers or params.get("workers", 1)
-    browser = BrowserConfig(**{**params.get("browser", {}), "instances": max(1, workers)})
+    kw = settings_from_params(all_params.get("probe"), a.workers)
+    kw["cfg"] = replace(kw["cfg"], **({"method": a.method} if a.method else {}),
+                        **({"page_timeout_s": a.page_timeout} if a.page_timeout else {}))
 
     async def run() -> None:
         judge = _cli_judge(all_params, a.judge_url, a.judge_model)
         try:
-            async for rec in probe_stream(items, workers=workers, cfg=cfg, browser=browser, weights=params.get("weights"),
-                                          judge=judge, requests={p: a.request or "" for p, _ in items}):
+            async for rec in probe_stream(items, judge=judge, requests={p: a.request or "" for p, _ in items}, **kw):
                 if not a.details:
                     rec.pop("controls", None)
                 print(json.dumps(rec, ensure_ascii=False), flush=True)

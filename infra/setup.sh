@@ -34,6 +34,9 @@ apt_pkgs=()
 if ! command -v chromium >/dev/null 2>&1 && [[ -z ${COGEVOL_CHROMIUM:-} ]]; then
   apt_pkgs+=(chromium)
 fi
+if ! command -v npm >/dev/null 2>&1; then
+  apt_pkgs+=(npm)  # `npm pack` fills the CDN library mirror below
+fi
 if ! fc-list :lang=zh 2>/dev/null | grep -q .; then
   apt_pkgs+=(fonts-wqy-zenhei)
 fi
@@ -47,6 +50,16 @@ if (( ${#apt_pkgs[@]} )); then
     echo "        Run: sudo apt-get install -y ${apt_pkgs[*]}   (or set COGEVOL_CHROMIUM=/path/to/chrome)" >&2
     echo "        Browser stages and tests will fail until then." >&2
   fi
+fi
+
+# Libraries generated pages load from public CDNs (three.js, Chart.js, D3, ...) are served to the
+# sandbox from a local mirror filled from the npm registry (docs/cdn_mirror.md). Idempotent: a
+# rerun downloads nothing; a package that fails is reported and its pages stay blocked.
+if command -v npm >/dev/null 2>&1; then
+  .venv/bin/python infra/cdn/fetch.py || echo "[setup] WARNING: CDN mirror fetch failed; CDN libraries stay blocked" >&2
+else
+  echo "[setup] WARNING: npm not found: the CDN mirror (.cache/cdn-mirror) is not filled; pages that load" >&2
+  echo "        libraries from CDNs will render nothing. Install Node.js/npm and rerun infra/setup.sh." >&2
 fi
 
 # DVC needs a git repository and its own metadata; a clone carries .dvc/, a tarball may not.

@@ -14,6 +14,7 @@ from cogevol.config import load_params  # noqa: E402
 from cogevol.distill.pipeline import DistillConfig, distill, load_prompts, summarise, write_outputs  # noqa: E402
 from cogevol.plots import histogram  # noqa: E402
 from cogevol.probe.core import ProbeConfig  # noqa: E402
+from cogevol.rewards.html import TermSettings  # noqa: E402
 from cogevol.rewards.slide import settings  # noqa: E402
 from cogevol.tracking import stage_run  # noqa: E402
 
@@ -49,7 +50,7 @@ def main() -> None:
         items, kept, chosen = asyncio.run(distill(
             prompts, cfg, ProbeConfig(**probe.get("probe", {})),
             BrowserConfig(**{**probe.get("browser", {}), "instances": max(1, workers)}), workers,
-            probe.get("weights"), settings(allp.get("slides") or {}), judge))
+            probe.get("weights"), settings(allp.get("slides") or {}), judge, terms=TermSettings(**probe.get("terms", {}))))
         write_outputs(a.out, items, kept)
         metrics = summarise(items, kept, chosen)
         write_metrics(a.metrics, metrics)

@@ -2,7 +2,8 @@
 
 Each page gets a fresh browser context: no cookies, storage or cache shared with any other page.
 The page is served from an in-memory origin; every other request (network, file://, other
-origins) is aborted, navigations away from the page are refused and popups closed. Dialogs are
+origins) is aborted, except libraries a page loads from a public CDN that the local mirror holds
+(cogevol.browser.mirror; BrowserConfig.mirror), navigations away from the page are refused and popups closed. Dialogs are
 dismissed. A page whose script pegs the main thread is stopped with Runtime.terminateExecution;
 a context or browser that stops answering is killed and relaunched, so one hostile page costs
 itself and nothing else. Every Chromium instance carries a unique marker switch, which is how `close()`
@@ -66,10 +67,13 @@ class BrowserConfig:
 
     instances: int = 1  # Chromium processes in the pool
     js_heap_mb: int = 256  # V8 heap per page; a page that allocates past it crashes alone
-    load_timeout_ms: int = 2500
+    load_timeout_ms: int = 1500
     action_timeout_ms: int = 1500
     close_timeout_s: float = 2.0
     executable: str | None = None
+    # CDN mirror store (infra/cdn/fetch.py fills it): "auto" is the default store when setup has
+    # filled it ($COGEVOL_CDN_MIRROR or .cache/cdn-mirror); None: no mirror, every CDN request is aborted
+    mirror: str | None = "auto"
 
 
 class _Instance:
@@ -140,6 +144,29 @@ class BrowserPool:
         self._next = 0
         self._pw_cm = None
         self.relaunches = 0
+        self._mirror = None
+        self._mirror_loaded = False
+
+    def mirror(self):
+        """The CDN mirror, loaded once per pool on first use (None when not configured or unreadable)."""
+        if not self._mirror_loaded:
+            self._mirror_loaded = True
+            path = self.cfg.mirror
+            if path == "auto":
+                from cogevol.browser.mirror import default_store
+
+                store = default_store()
+                path = str(store) if (store / "index.json").is_file() else None
+                if path is None:
+                    log.warning("browser: no CDN mirror at %s (run infra/setup.sh); CDN requests stay blocked", store)
+            if path:
+                from cogevol.browser.mirror import Mirror
+
+                try:
+                    self._mirror = Mirror.load(path)
+                except (OSError, ValueError) as e:
+                    log.warning("browser: CDN mirror %s not loaded (%s); CDN requests stay blocked", self.cfg.mirror, e)
+        return self._mirror
 
     async def __aenter__(self) -> BrowserPool:
         from playwright.async_api import async_playwright
@@ -186,6 +213,8 @@ class BrowserPool:
             inst.active -= 1
             raise
         body = html.encode("utf-8")
+        mirror = self.mirror()
+        seen: dict = {"mirrored": [], "blocked": []}
 
         async def route(r):
             req = r.request
@@ -194,7 +223,13 @@ class BrowserPool:
             elif req.is_navigation_request():
                 await r.fulfill(status=204)  # "no content": the browser stays where it is
             else:
-                await r.abort("blockedbyclient")
+                hit = await asyncio.to_thread(mirror.resolve, req.url) if mirror is not None else None
+                if hit is None:
+                    _note(seen["blocked"], req.url[:200])
+                    await r.abort("blockedbyclient")
+                else:
+                    _note(seen["mirrored"], {"url": req.url[:200], "package": hit.package, "version": hit.version, "note": hit.note})
+                    await r.fulfill(status=200, body=hit.body, headers=hit.headers)
 
         await ctx.route("**/*", route)
         for script in init_scripts:
@@ -203,6 +238,7 @@ class BrowserPool:
         page = await ctx.new_page()
         # opened while the page is idle: a session opened later can queue behind a busy renderer
         _CDP[id(page)] = await ctx.new_cdp_session(page)
+        _RESOURCES[id(page)] = seen
         page.set_default_timeout(self.cfg.action_timeout_ms)
         page.on("dialog", _dismiss)
         try:
@@ -215,6 +251,7 @@ class BrowserPool:
         finally:
             inst.active -= 1
             _CDP.pop(id(page), None)
+            _RESOURCES.pop(id(page), None)
 
     async def _dispose(self, inst: _Instance, ctx, page, suspect: bool) -> None:
         """Close the context; after a failure, first interrupt whatever script may be running
@@ -235,6 +272,20 @@ class BrowserPool:
 
 
 _CDP: dict[int, object] = {}  # page -> CDP session opened with the page
+_RESOURCES: dict[int, dict] = {}  # page -> what its subresource requests got (see page_resources)
+MAX_RESOURCES = 50  # entries kept per list
+
+
+def page_resources(page) -> dict:
+    """What the page's subresource requests got so far: {"mirrored": [{"url", "package",
+    "version", "note"}], "blocked": [url, ...]}; urls cut at 200 characters, at most 50 each."""
+    seen = _RESOURCES.get(id(page)) or {"mirrored": [], "blocked": []}
+    return {"mirrored": [dict(m) for m in seen["mirrored"]], "blocked": list(seen["blocked"])}
+
+
+def _note(entries: list, item) -> None:
+    if len(entries) < MAX_RESOURCES and item not in entries:
+        entries.append(item)
 
 
 async def terminate_scripts(page) -> None:

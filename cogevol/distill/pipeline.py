@@ -152,7 +152,7 @@ async def gather_candidates(prompts: list[Prompt], teachers: list) -> list[Score
 
 
 async def execute(items: list[Scored], cfg: DistillConfig, pool: BrowserPool, probe_cfg: ProbeConfig,
-                  workers: int, weights: dict | None, scorer: SlideScorer) -> None:
+                  workers: int, weights: dict | None, scorer: SlideScorer, terms=None) -> None:
     """Run every extracted artifact and decide admission in place."""
     html = {f"{k}": s for k, s in enumerate(items) if s.artifact and s.prompt.modality == "html"}
     slides = [s for s in items if s.artifact and s.prompt.modality == "slide"]
@@ -161,7 +161,7 @@ async def execute(items: list[Scored], cfg: DistillConfig, pool: BrowserPool, pr
     async def run_html() -> None:
         async for r in probe_stream(((k, s.artifact) for k, s in html.items()), workers=workers, cfg=probe_cfg,
                                     pool=pool, weights=weights, judge=scorer.judge,
-                                    requests={k: s.prompt.request for k, s in html.items()}):
+                                    requests={k: s.prompt.request for k, s in html.items()}, terms=terms):
             s = html[r["path"]]
             s.details = {"hard_fail": r["hard_fail"], "rendered_ok": r["rendered_ok"], "terms": r["terms"],
                          "controls_live": r["controls_live"], "controls_operable": r["controls_operable"]}
@@ -268,7 +268,8 @@ def _reason_class(reason: str) -> str:
 
 async def distill(prompts: list[Prompt], cfg: DistillConfig, probe_cfg: ProbeConfig | None = None,
                   browser: BrowserConfig | None = None, workers: int = 1, weights: dict | None = None,
-                  slide_kw: dict | None = None, judge=None, teachers: list | None = None) -> tuple[list[Scored], list[Scored], list[Prompt]]:
+                  slide_kw: dict | None = None, judge=None, teachers: list | None = None,
+                  terms=None) -> tuple[list[Scored], list[Scored], list[Prompt]]:
     """Select prompts, ask the teachers, execute, admit. Returns (all candidates, kept, prompts).
 
     Closes the teachers and the judge (a VisionJudge or None) when done.
@@ -290,7 +291,7 @@ async def distill(prompts: list[Prompt], cfg: DistillConfig, probe_cfg: ProbeCon
     async with BrowserPool(browser or BrowserConfig(instances=max(1, workers))) as pool:
         scorer = SlideScorer(pool, judge=judge, **(slide_kw or {}))
         try:
-            await execute(items, cfg, pool, probe_cfg or ProbeConfig(), workers, weights, scorer)
+            await execute(items, cfg, pool, probe_cfg or ProbeConfig(), workers, weights, scorer, terms)
         finally:
             await scorer.close()
             if judge is not None:

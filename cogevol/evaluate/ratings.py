@@ -6,6 +6,7 @@ Ratings file (JSONL or CSV), one row per (artifact, rater):
   human_score   the rater's score (any numeric scale; only ranks matter)
   rater         who rated (several raters of one artifact are averaged)
   kind          optional: html | slide (default: from the extension, .html -> html)
+  request       optional: the request the artifact answers (the HTML gate follows what it asks for)
 Scores file (optional, JSONL): `artifact` plus `reward` and component fields, for rewards
 computed elsewhere; without it the artifacts are scored here with the same rewards as training.
 """
@@ -54,7 +55,8 @@ def load_ratings(path: str | Path) -> list[dict]:
         kind = r.get("kind") or ("html" if str(r["artifact"]).endswith((".html", ".htm")) else "slide")
         if kind not in ("html", "slide"):
             raise RatingsError(f"{path} row {n}: kind must be html or slide, got {kind!r}")
-        out.append({"artifact": str(r["artifact"]), "human_score": score, "rater": str(r["rater"]), "kind": kind})
+        out.append({"artifact": str(r["artifact"]), "human_score": score, "rater": str(r["rater"]), "kind": kind,
+                    "request": str(r.get("request") or "")})
     return out
 
 
@@ -65,7 +67,9 @@ def mean_by_artifact(rows: list[dict]) -> dict[str, dict]:
         a["scores"].append(r["human_score"])
         a["raters"].add(r["rater"])
         a["kind"] = r["kind"]
-    return {k: {"human": float(np.mean(v["scores"])), "raters": len(v["raters"]), "kind": v["kind"]} for k, v in acc.items()}
+        a["request"] = a.get("request") or r["request"]
+    return {k: {"human": float(np.mean(v["scores"])), "raters": len(v["raters"]), "kind": v["kind"], "request": v["request"]}
+            for k, v in acc.items()}
 
 
 def components(kind: str, rec: dict) -> dict[str, float | None]:
@@ -90,6 +94,7 @@ async def score_artifacts(items: dict[str, dict], root: Path, params: dict | Non
     from cogevol.browser.pool import BrowserConfig, BrowserPool
     from cogevol.probe.core import ProbeConfig
     from cogevol.probe.runner import probe_all
+    from cogevol.rewards.html import TermSettings
     from cogevol.rewards.slide import SlideScorer, settings
 
     params = params or {}
@@ -99,7 +104,8 @@ async def score_artifacts(items: dict[str, dict], root: Path, params: dict | Non
     async with BrowserPool(BrowserConfig(**{**probe.get("browser", {}), "instances": max(1, workers)})) as pool:
         html = [(a, (root / a).read_text(encoding="utf-8", errors="replace")) for a, v in items.items() if v["kind"] == "html"]
         for r in await probe_all(html, workers=workers, pool=pool, cfg=ProbeConfig(**probe.get("probe", {})),
-                                 weights=probe.get("weights")):
+                                 weights=probe.get("weights"), terms=TermSettings(**probe.get("terms", {})),
+                                 requests={a: v.get("request", "") for a, v in items.items()}):
             out[r["path"]] = r
         scorer = SlideScorer(pool, **settings(params.get("slides") or {}))
         try:

@@ -41,7 +41,7 @@ class ItemResult:
 
 async def score_outputs(system: str, items: list[SuiteItem], outputs: list[str | None], pool: BrowserPool,
                         scorer: SlideScorer, probe_cfg: ProbeConfig | None = None, workers: int = 1,
-                        weights: dict | None = None) -> list[ItemResult]:
+                        weights: dict | None = None, terms=None) -> list[ItemResult]:
     results: list[ItemResult | None] = [None] * len(items)
     pages = []
     for k, (item, out) in enumerate(zip(items, outputs)):
@@ -57,7 +57,7 @@ async def score_outputs(system: str, items: list[SuiteItem], outputs: list[str |
                 pages.append((str(k), doc))
     requests = {k: items[int(k)].prompt for k, _ in pages}
     for r in await probe_all(pages, workers=workers, cfg=probe_cfg, pool=pool, weights=weights, judge=scorer.judge,
-                             requests=requests):
+                             requests=requests, terms=terms):
         k = int(r["path"])
         results[k] = ItemResult(system, items[k], float(r["reward"]), hard_fail=r["hard_fail"],
                                 render_failure=not r["rendered_ok"], reason=r["reason"],
@@ -117,14 +117,14 @@ def _fmt(v: float | None) -> str:
 
 async def score_all(per_system: dict[str, tuple[list[SuiteItem], list[str | None]]], workers: int = 1,
                     probe_cfg: ProbeConfig | None = None, browser: BrowserConfig | None = None,
-                    weights: dict | None = None, slide_kw: dict | None = None, judge=None) -> list[ItemResult]:
+                    weights: dict | None = None, slide_kw: dict | None = None, judge=None, terms=None) -> list[ItemResult]:
     """Score every system's outputs on one browser pool."""
     out: list[ItemResult] = []
     async with BrowserPool(browser or BrowserConfig(instances=max(1, workers))) as pool:
         scorer = SlideScorer(pool, judge=judge, **(slide_kw or {}))
         try:
             for system, (items, outputs) in per_system.items():
-                out += await score_outputs(system, items, outputs, pool, scorer, probe_cfg, workers, weights)
+                out += await score_outputs(system, items, outputs, pool, scorer, probe_cfg, workers, weights, terms)
         finally:
             await scorer.close()
             if judge is not None:

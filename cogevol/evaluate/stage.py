@@ -67,6 +67,7 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
     """Generate, score and write reports/eval; returns the metrics (also logged to `run`)."""
     from cogevol.browser.pool import BrowserConfig
     from cogevol.probe.core import ProbeConfig
+    from cogevol.rewards.html import TermSettings
     from cogevol.rewards.slide import settings
 
     out = Path(out_dir)
@@ -83,7 +84,8 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
     results = run_scoring({name: (items, outs) for name, outs in outputs.items()}, workers=workers,
                           probe_cfg=ProbeConfig(**probe.get("probe", {})),
                           browser=BrowserConfig(**{**probe.get("browser", {}), "instances": max(1, workers)}),
-                          weights=probe.get("weights"), slide_kw=settings(params.get("slides") or {}), judge=judge)
+                          weights=probe.get("weights"), slide_kw=settings(params.get("slides") or {}), judge=judge,
+                          terms=TermSettings(**probe.get("terms", {})))
     summary = summarise(results)
     table = comparison_markdown(summary)
     (out / "comparison.md").write_text(table, encoding="utf-8")

@@ -14,7 +14,7 @@
   }
   // Frames from the (virtual) timer queue: the clock's own requestAnimationFrame drifts by a
   // frame between two copies of a page, which would break the lockstep twin.
-  window.requestAnimationFrame = (cb) => setTimeout(() => cb(performance.now()), 16);
+  window.requestAnimationFrame = (cb) => setTimeout(() => cb(performance.now()), __FRAME_MS__);
   window.cancelAnimationFrame = (id) => clearTimeout(id);
   // pending timers (animation frames included): a page with none left is idle, and what it
   // shows without input is simply what it shows now
@@ -48,6 +48,13 @@
   // --- listeners ---------------------------------------------------------------------------
   const KEY = new Set(['keydown', 'keyup', 'keypress']);
   const CLICK = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dblclick']);
+  // drags: a press on an element, then moves heard on it or on the window / document
+  const DOWN = new Set(['mousedown', 'pointerdown', 'touchstart']);
+  const MOVE = new Set(['mousemove', 'pointermove', 'touchmove', 'drag', 'dragstart']);
+  G.downEls = new Set(); G.moveEls = new Set(); G.docMove = false;
+  // the sources of key handlers: the probe presses the keys they compare against
+  G.keySources = [];
+  const keySource = (fn) => { if (fn && G.keySources.length < 20) try { G.keySources.push(String(fn).slice(0, 20000)); } catch (e) { /* a proxy */ } };
   const origAdd = EventTarget.prototype.addEventListener;
   EventTarget.prototype.addEventListener = function (type, fn, opts) {
     G.listeners++;
@@ -55,30 +62,63 @@
       const kind = this === window ? 'window' : this === document ? 'document' : (this && this.tagName ? this.tagName.toLowerCase() : 'other');
       G.keyTargets.add(kind);
       if (this instanceof Element && !G.keyEl) G.keyEl = this;
+      keySource(fn);
     }
     if (CLICK.has(type) && this instanceof Element && G.clickTargets.length < 500) G.clickTargets.push(this);
     if (CLICK.has(type) && (this === window || this === document)) G.docClick = true;
+    if (DOWN.has(type) && this instanceof Element && G.downEls.size < 500) G.downEls.add(this);
+    if (MOVE.has(type)) { if (this === window || this === document) G.docMove = true; else if (this instanceof Element && G.moveEls.size < 500) G.moveEls.add(this); }
     return origAdd.call(this, type, fn, opts);
   };
   // handlers assigned as properties (cell.onclick = ...) make a control as much as listeners do
   for (const ev of ['onclick', 'onmousedown', 'onmouseup', 'onpointerdown', 'ontouchstart', 'ondblclick']) {
     const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, ev);
-    if (d && d.set) Object.defineProperty(HTMLElement.prototype, ev, { configurable: true, get: d.get, set(v) { if (v && G.clickTargets.length < 500) G.clickTargets.push(this); return d.set.call(this, v); } });
+    if (d && d.set) Object.defineProperty(HTMLElement.prototype, ev, { configurable: true, get: d.get, set(v) {
+      if (v && G.clickTargets.length < 500) G.clickTargets.push(this);
+      if (v && DOWN.has(ev.slice(2)) && G.downEls.size < 500) G.downEls.add(this);
+      return d.set.call(this, v);
+    } });
+  }
+  for (const ev of ['onmousemove', 'onpointermove', 'ontouchmove']) {
+    const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, ev);
+    if (d && d.set) Object.defineProperty(HTMLElement.prototype, ev, { configurable: true, get: d.get, set(v) { if (v && G.moveEls.size < 500) G.moveEls.add(this); return d.set.call(this, v); } });
+    for (const obj of [window, Document.prototype]) {
+      const w = Object.getOwnPropertyDescriptor(obj, ev);
+      if (w && w.set) Object.defineProperty(obj, ev, { configurable: true, get: w.get, set(v) { if (v) G.docMove = true; return w.set.call(this, v); } });
+    }
   }
   for (const [obj, name] of [[window, 'window'], [Document.prototype, 'document']]) {
     for (const ev of ['onkeydown', 'onkeyup', 'onkeypress']) {
       const d = Object.getOwnPropertyDescriptor(obj, ev);
-      if (d && d.set) Object.defineProperty(obj, ev, { configurable: true, get: d.get, set(v) { G.keyTargets.add(name); return d.set.call(this, v); } });
+      if (d && d.set) Object.defineProperty(obj, ev, { configurable: true, get: d.get, set(v) { G.keyTargets.add(name); keySource(v); return d.set.call(this, v); } });
     }
   }
   // --- canvas 2D ----------------------------------------------------------------------------
   const C2D = window.CanvasRenderingContext2D && CanvasRenderingContext2D.prototype;
   const DRAW = ['fillRect', 'strokeRect', 'clearRect', 'fillText', 'strokeText', 'drawImage', 'fill', 'stroke', 'putImageData', 'arc', 'lineTo', 'rect', 'ellipse'];
   const round = (a) => (typeof a === 'number' ? Math.round(a) : typeof a === 'string' ? a.slice(0, 40) : typeof a);
+  // where shapes were drawn (canvas pixels, most recent last): a user clicks pieces, not corners
+  G.shapes = new WeakMap();
+  const SHAPE = { fillRect: [0, 1, 2, 3], strokeRect: [0, 1, 2, 3], rect: [0, 1, 2, 3], arc: [0, 1, 2], ellipse: [0, 1, 2], fillText: [1, 2], drawImage: [1, 2, 3, 4] };
+  const shape = (ctx, m, args) => {
+    const ix = SHAPE[m], c = ctx.canvas; if (!ix || !c || typeof args[ix[0]] !== 'number') return;
+    let [x, y, w, h] = ix.map((k) => args[k]);
+    if (m === 'arc' || m === 'ellipse') { w = h = 2 * (w || 0); }
+    else if (m === 'fillText') { w = h = 0; }
+    else if (m === 'drawImage') { if (args.length < 5) { w = (args[0] && args[0].width) || 0; h = (args[0] && args[0].height) || 0; } x += w / 2; y += h / 2; }
+    else { x += w / 2; y += h / 2; }
+    if (!(Math.abs(w * h) < 0.5 * c.width * c.height)) return;  // backgrounds and clears are not targets
+    const t = ctx.getTransform(), p = t.transformPoint({ x, y });
+    let list = G.shapes.get(c); if (!list) G.shapes.set(c, (list = new Map()));
+    const key = Math.round(p.x / 8) + ':' + Math.round(p.y / 8);
+    list.delete(key); list.set(key, [p.x, p.y]);
+    if (list.size > 64) list.delete(list.keys().next().value);
+  };
   if (C2D) for (const m of DRAW) {
     const f = C2D[m]; if (typeof f !== 'function') continue;
     C2D[m] = function (...args) {
       if (G.draws.length < 20000) G.draws.push(m + '(' + args.map(round).join(',') + ')' + (m.startsWith('fill') ? this.fillStyle : m.startsWith('stroke') ? this.strokeStyle : ''));
+      try { shape(this, m, args); } catch (e) { /* never break the page's drawing */ }
       return f.apply(this, args);
     };
   }

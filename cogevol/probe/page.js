@@ -50,6 +50,50 @@
       : el.getAttribute('aria-label') || el.innerText || el.value || el.id || '';
     return String(text).trim().replace(/\s+/g, ' ').slice(0, 40);
   };
+  // a press heard on the element (or an ancestor) and moves heard there or on the window
+  const draggable = (el) => {
+    let down = false, move = G.docMove;
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) { down = down || G.downEls.has(e); move = move || G.moveEls.has(e); if (down && move) return true; }
+    return false;
+  };
+  // the key values handlers compare against: e.key === 'r', e.code == "KeyR", keyCode === 82,
+  // case 'r': inside switch (e.key); read from key-handler sources and inline scripts
+  const KEY_RX = [
+    /\.(?:key|code)(?:\.toLowerCase\(\)|\.toUpperCase\(\))?\s*[!=]==?\s*(['"`])((?:\\.|(?!\1).){1,12})\1/g,
+    /(['"`])((?:\\.|(?!\1).){1,12})\1\s*[!=]==?\s*\w+\.(?:key|code)\b/g,
+    /\.(?:keyCode|which)\s*[!=]==?\s*()(\d{1,3})\b/g,
+  ];
+  const keyValues = () => {
+    const srcs = [...G.keySources];
+    for (const sc of document.querySelectorAll('script:not([src])')) srcs.push(sc.textContent.slice(0, 200000));
+    const out = new Set();
+    for (const src of srcs) {
+      if (!/key|which/i.test(src)) continue;
+      for (const rx of KEY_RX) for (const m of src.matchAll(rx)) out.add(m[1] ? m[2] : '#' + m[2]);
+      // switch (e.key) { case 'r': ... } and switch (e.keyCode) { case 82: ... }
+      for (const sw of src.matchAll(/switch\s*\(\s*[\w.$]*\.(key|code|keyCode|which)\b[^)]*\)\s*\{/g)) {
+        const body = src.slice(sw.index, sw.index + 3000), numeric = sw[1] === 'keyCode' || sw[1] === 'which';
+        for (const c of body.matchAll(numeric ? /case\s+(\d{1,3})\s*:/g : /case\s+(['"`])((?:\\.|(?!\1).){1,12})\1\s*:/g)) out.add(numeric ? '#' + c[1] : c[2]);
+      }
+      if (out.size > 60) break;
+    }
+    return [...out].slice(0, 60);
+  };
+  // WCAG contrast of an element's text against the first opaque background behind it; 21 (no
+  // verdict) where a background image or gradient makes the backdrop unknown
+  const rgb = (c) => { const m = /rgba?\(([^)]+)\)/.exec(c); if (!m) return null; const v = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return v.length >= 3 ? [v[0], v[1], v[2], v.length > 3 ? v[3] : 1] : null; };
+  const lum = ([r, g, b]) => { const f = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const contrast = (el, st) => {
+    const fg = rgb(st.color); if (!fg || fg[3] < 0.1) return 21;
+    let bg = [255, 255, 255, 1];
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+      const s = e === el ? st : getComputedStyle(e);
+      if (s.backgroundImage !== 'none') return 21;
+      const c = rgb(s.backgroundColor); if (c && c[3] >= 0.9) { bg = c; break; }
+    }
+    const a = lum(fg), b = lum(bg);
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  };
   const P = (window.__cogevolProbe = {
     controls: [],
     discover() {
@@ -63,7 +107,8 @@
         else if (el.disabled || el.getAttribute('aria-disabled') === 'true' || el.closest('fieldset:disabled')) { status = 'not_operable'; reason = 'disabled'; }
         else if (!visible(el)) { status = 'not_operable'; reason = 'not visible'; }
         this.controls.push(el);
-        out.push({ index: this.controls.length - 1, kind, status, reason, tag: el.tagName.toLowerCase(), label: labelOf(el) });
+        out.push({ index: this.controls.length - 1, kind, status, reason, tag: el.tagName.toLowerCase(), label: labelOf(el),
+                   drag: kind !== 'text' && kind !== 'select' && draggable(el) });
       }
       const keys = [...G.keyTargets];
       // keys heard only by an element: the keyboard pseudo-control focuses that element first
@@ -72,7 +117,7 @@
         keyIndex = this.controls.indexOf(G.keyEl);
         if (keyIndex < 0) { this.controls.push(G.keyEl); keyIndex = this.controls.length - 1; }
       }
-      return { controls: out, keyTargets: keys, keyIndex, docClick: !!G.docClick };
+      return { controls: out, keyTargets: keys, keyIndex, docClick: !!G.docClick, keyValues: keys.length ? keyValues() : [] };
     },
     // bring a control into view and hit-test its centre; null when a user could not reach it
     aim(i, fx = 0.5, fy = 0.5) {
@@ -123,6 +168,20 @@
       }
       return { dom: hash(parts.join('')), canvas: canvases.join(',') };
     },
+    // client coordinates of shapes drawn on canvas i, most recent first, inside its visible box
+    shapeTargets(i, n) {
+      const c = this.controls[i], list = c && G.shapes.get(c); if (!list || !c.width || !c.height) return [];
+      const r = c.getBoundingClientRect(), out = [], seen = new Set();
+      for (const [x, y] of [...list.values()].reverse()) {
+        const cx = r.left + (x * r.width) / c.width, cy = r.top + (y * r.height) / c.height;
+        const key = Math.round(cx / 24) + ':' + Math.round(cy / 24);
+        if (seen.has(key) || cx < r.left + 2 || cy < r.top + 2 || cx > r.right - 2 || cy > r.bottom - 2 || cx >= innerWidth || cy >= innerHeight || cx < 0 || cy < 0) continue;
+        seen.add(key); out.push([cx, cy]);
+        if (out.length >= n) break;
+      }
+      return out;
+    },
+    errorCount() { return G.errors.length; },
     box(i) { const el = this.controls[i]; if (!el) return null; const r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; },
     idle() { return G.pending.size === 0 && !G.untracked; },
     drain() { const d = G.draws, m = G.mutations; G.draws = []; G.mutations = []; return { draws: d, mutations: m }; },
@@ -147,14 +206,16 @@
       const W = document.documentElement.clientWidth;
       const overflow = Math.max(0, document.documentElement.scrollWidth - W);
       const els = allElements(document).filter((e) => e.tagName !== 'SCRIPT' && e.tagName !== 'STYLE' && visible(e));
-      let clipped = 0, small = 0, textEls = 0, overlaps = 0;
+      let clipped = 0, small = 0, textEls = 0, overlaps = 0, lowContrast = 0;
       const boxes = [];
       for (const e of els) {
         const r = e.getBoundingClientRect();
         const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
         if (own) {
           textEls++;
-          if (parseFloat(getComputedStyle(e).fontSize) < 11) small++;
+          const st = getComputedStyle(e);
+          if (parseFloat(st.fontSize) < 11) small++;
+          if (contrast(e, st) < 3) lowContrast++;
           if (r.right > W + 1 || r.left < -1) clipped++;
           if (boxes.length < 300) boxes.push(r);
         }
@@ -168,7 +229,7 @@
           if (!contains(a, b) && !contains(b, a)) overlaps++;
         }
       }
-      return { width: W, overflow, clipped, small, textEls, overlaps };
+      return { width: W, overflow, clipped, small, textEls, overlaps, lowContrast };
     },
   });
 })();

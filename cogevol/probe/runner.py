@@ -9,22 +9,38 @@ from dataclasses import asdict, replace
 
 from cogevol.browser.pool import BrowserConfig, BrowserPool
 from cogevol.probe.core import ProbeConfig, probe_html
-from cogevol.rewards.html import score
+from cogevol.rewards.expects import expects_from_request
+from cogevol.rewards.html import TermSettings, score
 
 log = logging.getLogger(__name__)
 
 
 def record(name: str, result, s) -> dict:
     """The per-page JSON of `cogevol probe` (contract in ARCHITECTURE.md, plus details)."""
+    res = result.resources or {}
     return {
         "path": name, "rendered_ok": s.rendered_ok, "hard_fail": s.hard_fail,
         "reward": 0.0 if s.reward is None else s.reward, "interactivity": s.interactivity,
         "controls_total": s.controls_total, "controls_live": s.controls_live, "controls_operable": s.controls_operable,
-        "controls_excluded": s.controls_excluded, "reason": s.reason, "seconds": result.seconds,
-        "outcome": result.outcome, "harness_error": s.harness_error, "method": result.method, "animates": result.animates,
+        "controls_skipped": s.controls_skipped, "controls_excluded": s.controls_excluded, "expects": s.expects,
+        "reason": s.reason, "seconds": result.seconds, "outcome": result.outcome, "harness_error": s.harness_error,
+        "resource_failure": s.resource_failure, "no_reward": s.reward is None, "method": result.method,
+        "animates": result.animates, "moves_later": result.moves_later, "budget_exhausted": result.budget_exhausted,
+        "fill": result.fill, "errors": result.errors[:3], "error_count": result.error_count,
+        "blocked_resources": res.get("blocked", []), "mirrored_resources": res.get("mirrored", []),
         "terms": s.terms, "weights_used": s.weights_used,
-        "controls": [{k: v for k, v in asdict(c).items() if v not in ("", None)} for c in result.controls],
+        "controls": [{k: v for k, v in asdict(c).items() if v not in ("", None, False, 0)} for c in result.controls],
     }
+
+
+def settings_from_params(probe: dict | None, workers: int | None = None) -> dict:
+    """probe_stream's keyword arguments from params.yaml's `probe` group: the probe and browser
+    settings, the defect weights and term scales, and the worker count."""
+    probe = probe or {}
+    workers = int(workers or probe.get("workers", 1))
+    return {"workers": workers, "cfg": ProbeConfig(**probe.get("probe", {})),
+            "browser": BrowserConfig(**{**probe.get("browser", {}), "instances": max(1, workers)}),
+            "weights": probe.get("weights"), "terms": TermSettings(**probe.get("terms", {}))}
 
 
 async def judge_terms(judge, result, request: str) -> tuple[dict[str, float] | None, str]:
@@ -45,10 +61,12 @@ async def judge_terms(judge, result, request: str) -> tuple[dict[str, float] | N
 async def probe_stream(items: Iterable[tuple[str, str]], workers: int = 1, cfg: ProbeConfig | None = None,
                        browser: BrowserConfig | None = None, pool: BrowserPool | None = None,
                        weights: dict[str, float] | None = None, judge=None,
-                       requests: dict[str, str] | None = None) -> AsyncIterator[dict]:
+                       requests: dict[str, str] | None = None, terms: TermSettings | None = None) -> AsyncIterator[dict]:
     """Yield one record per (name, html) as pages finish; at most `workers` pages in flight.
-    With a judge (cogevol.judge.vlm.VisionJudge), pages past the hard-fail gate also get the
-    vlm_visual / vlm_content terms from their first screenshot and `requests[name]`."""
+    `requests[name]` is what the page answers: the gate follows what it asks for (no request:
+    the interactive gate) and the controls it names are driven first. With a judge
+    (cogevol.judge.vlm.VisionJudge), pages past the hard-fail gate also get the vlm_visual /
+    vlm_content terms from their first screenshot and the request."""
     cfg = cfg or ProbeConfig()
     if judge is not None and not cfg.screenshot:
         cfg = replace(cfg, screenshot=True)
@@ -59,15 +77,17 @@ async def probe_stream(items: Iterable[tuple[str, str]], workers: int = 1, cfg: 
     sem = asyncio.Semaphore(max(1, workers))
 
     async def one(name: str, html: str) -> dict:
+        request = (requests or {}).get(name) or ""
+        expects = expects_from_request(request)
         async with sem:
-            result = await probe_html(pool, html, cfg)
+            result = await probe_html(pool, html, cfg, request)
             if result.outcome == "harness_error":  # the harness's fault: one retry on a fresh context
                 log.warning("probe: retrying %s after a harness error: %s", name, result.reason)
-                result = await probe_html(pool, html, cfg)
-            s = score(result, weights=weights)
+                result = await probe_html(pool, html, cfg, request)
+            s = score(result, expects, weights=weights, settings=terms)
             if judge is not None and s.reward is not None and not s.hard_fail:  # the gate first: no judge call for a dead page
-                terms, why = await judge_terms(judge, result, (requests or {}).get(name, ""))
-                s = score(result, judge_terms=terms, weights=weights)
+                jterms, why = await judge_terms(judge, result, request)
+                s = score(result, expects, judge_terms=jterms, weights=weights, settings=terms)
                 if why:
                     s.reason = f"{s.reason}; {why}"
             return record(name, result, s)

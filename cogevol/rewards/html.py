@@ -1,75 +1,160 @@
-"""The interactive-HTML reward: hard-fail gate, then 1 - weighted mean of defect terms.
+"""The interactive-HTML reward: a hard-fail gate that follows the request, then 1 - weighted mean
+of defect terms.
 
-Terms (each a defect in 0..1): vlm_visual, vlm_content (judge; absent until a judge is
-configured), viewport_tablet, viewport_mobile, interactivity. Absent terms are left out and the
-weights renormalised; every score records the terms it used and why it is what it is.
-Harness failures (the probe's own errors) are kept apart from page verdicts: they carry
-`harness_error` and no reward, so a broken harness never punishes the policy.
+The gate asks what the request asks for (cogevol.rewards.expects): an interactive request needs
+a control whose input changes what is shown; an animation needs visible change on its own (in
+the quiet window, or after an input started it); a static page needs to render. A mix needs
+each of its parts. Without a request the gate is the interactive one.
+
+Defect terms (each in 0..1; params.yaml probe.weights and probe.terms):
+- interactivity: 1 - live / driven controls; only when the request asks for interaction, so a
+  decorative button on an animation earns nothing;
+- viewport_desktop / _tablet / _mobile: horizontal overflow, clipped, tiny or low-contrast text,
+  overlapping text at 1280, 768 and 375 px;
+- blank: the first screen is mostly background (a blank canvas with one small sprite);
+- console_errors: uncaught errors and console.error calls while loading and in use;
+- response: share of driven controls whose input threw an error;
+- vlm_visual, vlm_content: the judge's, when one is configured.
+Absent terms are left out and the weights renormalised; every score records the terms it used.
+Harness failures (the probe's own errors) carry `harness_error` and no reward, so a broken
+harness never punishes the policy. The budget is never a verdict: controls the budget left
+undriven are `skipped`, and only driven controls count.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from cogevol.probe.core import ProbeResult
+from cogevol.rewards.expects import INTERACTIVE_DEFAULT, Expects
 
-DEFAULT_WEIGHTS = {"vlm_visual": 0.2, "vlm_content": 0.2, "viewport_tablet": 0.15, "viewport_mobile": 0.15, "interactivity": 0.3}
+DEFAULT_WEIGHTS = {"vlm_visual": 0.2, "vlm_content": 0.2, "interactivity": 0.25, "viewport_desktop": 0.1,
+                   "viewport_tablet": 0.1, "viewport_mobile": 0.1, "blank": 0.15, "console_errors": 0.1, "response": 0.1}
+
+
+@dataclass(frozen=True)
+class TermSettings:
+    """Scales of the browser-measured terms (params.yaml: probe.terms)."""
+
+    fill_target: float = 0.25  # first-screen share of non-background at which `blank` is 0
+    errors_full: int = 3  # uncaught / console errors at which `console_errors` is 1
+    unavailable: str = "penalise"  # a page broken only by a blocked resource: penalise (reward 0) | none (no reward)
 
 
 @dataclass
 class HtmlScore:
     rendered_ok: bool
     hard_fail: bool
-    reward: float | None  # None only for harness errors
+    reward: float | None  # None for harness errors (and resource failures under unavailable: none)
     interactivity: float
     controls_total: int
     controls_operable: int
     controls_live: int
     controls_excluded: int
     reason: str
+    controls_skipped: int = 0
+    expects: list[str] = field(default_factory=list)
     terms: dict[str, float] = field(default_factory=dict)
     weights_used: dict[str, float] = field(default_factory=dict)
     harness_error: bool = False
+    resource_failure: bool = False  # the gate failed and a script or stylesheet the page loads was blocked
 
 
 def viewport_defect(v: dict) -> float:
-    """Horizontal overflow, clipped text, unreadable (< 11 px) text, overlapping text boxes."""
+    """Horizontal overflow, clipped text, unreadable (< 11 px or contrast < 3:1) text, overlapping text boxes."""
     if not v:
         return 0.0
     n = max(1, v["textEls"])
-    d = 0.4 * (v["overflow"] > 8) + 0.3 * min(1.0, 5 * v["clipped"] / n) + 0.2 * min(1.0, 2 * v["small"] / n) + 0.1 * min(1.0, v["overlaps"] / 3)
+    d = (0.35 * (v["overflow"] > 8) + 0.25 * min(1.0, 5 * v["clipped"] / n) + 0.15 * min(1.0, 2 * v["small"] / n)
+         + 0.15 * min(1.0, 2 * v.get("lowContrast", 0) / n) + 0.1 * min(1.0, v["overlaps"] / 3))
     return round(min(1.0, d), 4)
 
 
-def score(result: ProbeResult, judge_terms: dict[str, float] | None = None, weights: dict[str, float] | None = None) -> HtmlScore:
+# blocked requests that cannot break a page: pictures, fonts, media
+_HARMLESS = re.compile(r"\.(png|jpe?g|gif|webp|avif|svg|ico|bmp|woff2?|ttf|otf|eot|mp3|wav|ogg|mp4|webm)([?#]|$)|fonts\.(googleapis|gstatic)\.com", re.I)
+
+
+def breaking_blocked(result: ProbeResult) -> list[str]:
+    """Blocked requests that may be why a page failed: scripts, stylesheets, modules, data."""
+    return [u for u in (result.resources or {}).get("blocked", []) if not _HARMLESS.search(u)]
+
+
+def score(result: ProbeResult, expects: Expects | None = None, judge_terms: dict[str, float] | None = None,
+          weights: dict[str, float] | None = None, settings: TermSettings | None = None) -> HtmlScore:
+    expects = expects or INTERACTIVE_DEFAULT
     weights = weights or DEFAULT_WEIGHTS
-    operable = [c for c in result.controls if c.status == "operable" and c.verdict]
-    live = [c for c in operable if c.verdict == "live"]
-    excluded = sum(c.status == "excluded" for c in result.controls)
-    interactivity = len(live) / len(operable) if operable else 0.0
+    settings = settings or TermSettings()
+    driven = [c for c in result.controls if c.status == "operable" and c.verdict]
+    live = [c for c in driven if c.verdict == "live"]
+    skipped = result.controls_skipped
+    interactivity = len(live) / len(driven) if driven else 0.0
     base = dict(rendered_ok=result.rendered_ok, interactivity=round(interactivity, 4), controls_total=len(result.controls),
-                controls_operable=len(operable), controls_live=len(live), controls_excluded=excluded)
+                controls_operable=len(driven), controls_live=len(live), controls_skipped=skipped,
+                controls_excluded=sum(c.status == "excluded" for c in result.controls), expects=list(expects.kinds))
     if result.outcome == "harness_error":
         return HtmlScore(hard_fail=False, reward=None, reason=result.reason, harness_error=True, **base)
-    if result.outcome in ("page_hung", "page_crashed", "page_navigated") or not result.rendered_ok:
-        return HtmlScore(hard_fail=True, reward=0.0, reason=result.reason or "not rendered", **base)
-    if not operable:
-        return HtmlScore(hard_fail=True, reward=0.0, reason="hard fail: no operable control" + _not_operable(result), **base)
-    if not live:
-        return HtmlScore(hard_fail=True, reward=0.0, reason=f"hard fail: none of {len(operable)} operable controls changes the visible state", **base)
-    terms = {"interactivity": round(1 - interactivity, 4)}
-    for name in ("tablet", "mobile"):
-        if name in result.viewport:
-            terms[f"viewport_{name}"] = viewport_defect(result.viewport[name])
+    fail = _gate(result, expects, driven, live, skipped)
+    if fail:
+        blocked = breaking_blocked(result)
+        if blocked:  # maybe not the page's fault: say so, and score it as params say
+            why = f"resource unavailable ({len(blocked)} blocked: {', '.join(u[:80] for u in blocked[:2])}); {fail}"
+            if settings.unavailable == "none":
+                return HtmlScore(hard_fail=False, reward=None, reason=why, resource_failure=True, **base)
+            return HtmlScore(hard_fail=True, reward=0.0, reason=why, resource_failure=True, **base)
+        return HtmlScore(hard_fail=True, reward=0.0, reason=fail, **base)
+    terms = _terms(result, expects, driven, live, settings)
     for k, v in (judge_terms or {}).items():
         terms[k] = min(1.0, max(0.0, float(v)))
-    used = {k: weights[k] for k in terms if k in weights}
-    total = sum(used.values())
+    used = {k: weights[k] for k in terms if weights.get(k)}
+    total = sum(used.values()) or 1.0
     reward = 1 - sum(terms[k] * w for k, w in used.items()) / total
-    dead = [c for c in operable if c.verdict == "dead"]
-    reason = f"{len(live)}/{len(operable)} operable controls live" + (f"; dead: {', '.join(_name(c) for c in dead[:3])}" if dead else "")
-    return HtmlScore(hard_fail=False, reward=round(reward, 4), reason=reason, terms=terms,
+    return HtmlScore(hard_fail=False, reward=round(reward, 4), reason=_reason(result, expects, driven, live, skipped), terms=terms,
                      weights_used={k: round(w / total, 4) for k, w in used.items()}, **base)
+
+
+def _gate(result: ProbeResult, expects: Expects, driven: list, live: list, skipped: int) -> str:
+    """Why the page fails the gate, or "" when it passes."""
+    if result.outcome in ("page_hung", "page_crashed", "page_navigated") or not result.rendered_ok:
+        return result.reason or "not rendered"
+    asked = f" (the request asks for {' and '.join(expects.kinds)})" if expects.source != "none" else ""
+    if expects.animation and not (result.animates or result.moves_later):
+        return "hard fail: nothing moves on its own" + asked
+    if expects.interactive and not live and not skipped:
+        if not driven:
+            return "hard fail: no operable control" + asked + _not_operable(result)
+        return f"hard fail: none of {len(driven)} operable controls changes the visible state" + asked
+    return ""
+
+
+def _terms(result: ProbeResult, expects: Expects, driven: list, live: list, settings: TermSettings) -> dict[str, float]:
+    terms: dict[str, float] = {}
+    if expects.interactive and driven:
+        terms["interactivity"] = round(1 - len(live) / len(driven), 4)
+    for name in ("desktop", "tablet", "mobile"):
+        if name in result.viewport:
+            terms[f"viewport_{name}"] = viewport_defect(result.viewport[name])
+    terms["blank"] = round(max(0.0, 1 - result.fill / settings.fill_target), 4)
+    terms["console_errors"] = round(min(1.0, result.error_count / max(1, settings.errors_full)), 4)
+    if driven:
+        terms["response"] = round(sum(c.errors > 0 for c in driven) / len(driven), 4)
+    return terms
+
+
+def _reason(result: ProbeResult, expects: Expects, driven: list, live: list, skipped: int) -> str:
+    parts = []
+    if expects.animation:
+        parts.append("moves on its own" if result.animates else "moves on its own after input")
+    if driven or expects.interactive:
+        dead = [c for c in driven if c.verdict == "dead"]
+        parts.append(f"{len(live)}/{len(driven)} operable controls live" + (f"; dead: {', '.join(_name(c) for c in dead[:3])}" if dead else ""))
+    if skipped:
+        parts.append(f"page budget ran out: {skipped} controls not driven")
+    if not parts:
+        parts.append("renders")
+    if result.error_count:
+        parts.append(f"{result.error_count} script errors")
+    return "; ".join(parts)
 
 
 def _name(c) -> str:

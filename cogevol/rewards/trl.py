@@ -42,8 +42,9 @@ class HtmlReward:
     __name__ = "html_probe_reward"  # TRL names reward columns after the function
 
     def __init__(self, workers: int = 1, cfg: ProbeConfig | None = None, browser: BrowserConfig | None = None,
-                 weights: dict[str, float] | None = None, judge_cfg=None):
+                 weights: dict[str, float] | None = None, judge_cfg=None, terms=None):
         self.workers, self.cfg, self.weights = workers, cfg or ProbeConfig(), weights  # weights: params probe.weights
+        self.terms = terms  # a cogevol.rewards.html.TermSettings (params probe.terms)
         self.judge_cfg = judge_cfg  # a cogevol.judge.vlm.JudgeConfig: adds the vlm_* terms
         self._judge = None
         self.browser = browser or BrowserConfig(instances=workers)
@@ -66,7 +67,8 @@ class HtmlReward:
         items = [(str(k), d) for k, d in enumerate(docs) if d is not None]
         asks = {str(k): r for k, r in enumerate(requests or [])}
         results = {r["path"]: r for r in await probe_all(items, workers=self.workers, cfg=self.cfg, pool=pool,
-                                                          weights=self.weights, judge=self._judge, requests=asks)}
+                                                          weights=self.weights, judge=self._judge, requests=asks,
+                                                          terms=self.terms)}
         out, details = [], []
         for k, d in enumerate(docs):
             if d is None:

@@ -121,6 +121,7 @@ def html_reward(workers: int, probe_params: dict | None = None, judge_params: di
     when `judge.enabled`."""
     from cogevol.browser.pool import BrowserConfig
     from cogevol.probe.core import ProbeConfig
+    from cogevol.rewards.html import TermSettings
     from cogevol.rewards.trl import HtmlReward
 
     p = probe_params or {}
@@ -131,7 +132,7 @@ def html_reward(workers: int, probe_params: dict | None = None, judge_params: di
         judge_cfg = from_params(judge_params)
     browser = BrowserConfig(**{**p.get("browser", {}), "instances": max(1, workers)})
     return HtmlReward(workers=workers, cfg=ProbeConfig(**p.get("probe", {})), browser=browser, weights=p.get("weights"),
-                      judge_cfg=judge_cfg)
+                      judge_cfg=judge_cfg, terms=TermSettings(**p.get("terms", {})))
 
 
 def slide_reward(workers: int, slides_params: dict | None = None, judge_params: dict | None = None,

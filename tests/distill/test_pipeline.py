@@ -51,10 +51,10 @@ def test_artifacts_are_extracted_or_rejected_with_a_reason():
 @pytest.mark.browser
 def test_only_executed_and_verified_candidates_are_admitted(tmp_path):
     prompts = write_jsonl(tmp_path / "prompts.jsonl", [
-        {"id": "h1", "prompt": "a counter page", "category": "html", "subcategory": "tool", "lang": "en"},
+        {"id": "h1", "prompt": "a click counter page: a button adds one", "category": "html", "subcategory": "tool", "lang": "en"},
         {"id": "s1", "prompt": "slides on photosynthesis", "category": "slide", "subcategory": "lesson", "lang": "en"},
         {"id": "h2", "prompt": "never answered", "category": "html", "subcategory": "game", "lang": "en"}])
-    failures = write_jsonl(tmp_path / "failures.jsonl", [{"id": "h1", "request": "a counter page"}])
+    failures = write_jsonl(tmp_path / "failures.jsonl", [{"id": "h1", "request": "a click counter page: a button adds one"}])
     replay = write_jsonl(tmp_path / "replay.jsonl", [
         {"teacher": "a", "prompt_id": "h1", "candidate": 0, "response": DEAD},
         {"teacher": "a", "prompt_id": "h1", "candidate": 1, "response": LIVE},

@@ -43,9 +43,10 @@ def test_ratings_file_is_validated_and_raters_averaged(tmp_path):
     p = tmp_path / "r.jsonl"
     p.write_text("\n".join(json.dumps(r) for r in [
         {"artifact": "a.html", "human_score": 4, "rater": "x"}, {"artifact": "a.html", "human_score": 2, "rater": "y"},
-        {"artifact": "d.json", "human_score": "5", "rater": "x"}]) + "\n")
+        {"artifact": "d.json", "human_score": "5", "rater": "x", "request": "a deck on tides"}]) + "\n")
     items = mean_by_artifact(load_ratings(p))
-    assert items == {"a.html": {"human": 3.0, "raters": 2, "kind": "html"}, "d.json": {"human": 5.0, "raters": 1, "kind": "slide"}}
+    assert items == {"a.html": {"human": 3.0, "raters": 2, "kind": "html", "request": ""},
+                     "d.json": {"human": 5.0, "raters": 1, "kind": "slide", "request": "a deck on tides"}}
     bad = tmp_path / "bad.csv"
     bad.write_text("artifact,human_score,rater\na.html,great,x\n")
     with pytest.raises(RatingsError, match="row 1: human_score 'great' is not a number"):

@@ -42,7 +42,7 @@ def test_bad_suite_lines_name_the_problem(tmp_path):
 
 @pytest.mark.browser
 def test_every_answer_is_scored_with_the_training_rewards():
-    items = [SuiteItem("h1", "html", "tool", "counter"), SuiteItem("h2", "html", "tool", "counter"),
+    items = [SuiteItem("h1", "html", "tool", "a counter with a + button"), SuiteItem("h2", "html", "tool", "a counter with a + button"),
              SuiteItem("h3", "html", "game", "x"), SuiteItem("h4", "html", "game", "x"),
              SuiteItem("s1", "slide", "science", "photosynthesis"), SuiteItem("s2", "slide", "science", "x")]
     outputs = [f"```html\n{LIVE}\n```", DEAD, "I cannot do that.", None, DECK, '{"slides": 3}']

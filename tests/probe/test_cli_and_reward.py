@@ -43,9 +43,12 @@ def test_trl_reward_function():
     dead = (CORPUS / "dead_static_shell.html").read_text()
     reward = HtmlReward(workers=1)
     try:
-        out = reward(prompts=["p"] * 3, completions=[f"```html\n{live}\n```", dead, "no page here"])
-        again = reward(prompts=["p"], completions=[[{"role": "assistant", "content": live}]])  # the pool is reused
+        ask = "a click counter: a button that adds one"
+        out = reward(prompts=[ask] * 3, completions=[f"```html\n{live}\n```", dead, "no page here"])
+        again = reward(prompts=[ask], completions=[[{"role": "assistant", "content": live}]])  # the pool is reused
+        static = reward(prompts=["a one-page summary of the water cycle"], completions=[dead])
     finally:
         reward.close()
     assert out[0] > 0.5 and out[1] == 0.0 and out[2] == 0.0 and again[0] == out[0]
-    assert reward.last_details[0]["controls_live"] == 1
+    assert static[0] > 0.0  # a static request asks for no control
+    assert reward.last_details[0]["expects"] == ["static"]

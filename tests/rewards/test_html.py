@@ -1,11 +1,13 @@
 from cogevol.probe.core import Control, ProbeResult
-from cogevol.rewards.html import score, viewport_defect
+from cogevol.rewards.expects import Expects, expects_from_request
+from cogevol.rewards.html import TermSettings, score, viewport_defect
 
 GOOD_VIEW = {"width": 768, "overflow": 0, "clipped": 0, "small": 0, "textEls": 10, "overlaps": 0}
 
 
 def _result(verdicts, **kw):
     controls = [Control(k, "click", "button", f"b{k}", "operable", verdict=v) for k, v in enumerate(verdicts)]
+    kw.setdefault("fill", 0.5)
     return ProbeResult(rendered_ok=True, controls=controls, viewport={"tablet": GOOD_VIEW, "mobile": GOOD_VIEW}, **kw)
 
 
@@ -19,12 +21,13 @@ def test_gate_zeroes_rendered_pages_without_a_live_control():
 def test_reward_is_one_minus_weighted_mean_of_defects_with_renormalised_weights():
     s = score(_result(["live", "dead"]))
     assert not s.hard_fail
-    assert s.terms == {"interactivity": 0.5, "viewport_tablet": 0.0, "viewport_mobile": 0.0}
+    assert s.terms == {"interactivity": 0.5, "viewport_tablet": 0.0, "viewport_mobile": 0.0, "blank": 0.0,
+                       "console_errors": 0.0, "response": 0.0}
     assert abs(sum(s.weights_used.values()) - 1) < 1e-3 and "vlm_visual" not in s.weights_used
     assert s.reward == round(1 - 0.5 * s.weights_used["interactivity"], 4)
     with_judge = score(_result(["live"]), judge_terms={"vlm_visual": 1.0, "vlm_content": 0.0})
-    assert set(with_judge.weights_used) == {"interactivity", "viewport_tablet", "viewport_mobile", "vlm_visual", "vlm_content"}
-    assert with_judge.reward == 0.8
+    assert {"vlm_visual", "vlm_content", "interactivity", "blank"} <= set(with_judge.weights_used)
+    assert with_judge.reward == round(1 - with_judge.weights_used["vlm_visual"], 4)
 
 
 def test_harness_errors_carry_no_reward_and_page_faults_do():
@@ -35,5 +38,61 @@ def test_harness_errors_carry_no_reward_and_page_faults_do():
 
 def test_viewport_defect():
     assert viewport_defect(GOOD_VIEW) == 0.0
-    assert viewport_defect({**GOOD_VIEW, "overflow": 200}) == 0.4
-    assert viewport_defect({**GOOD_VIEW, "overflow": 200, "clipped": 10, "small": 10, "overlaps": 9}) == 1.0
+    assert viewport_defect({**GOOD_VIEW, "overflow": 200}) == 0.35
+    assert viewport_defect({**GOOD_VIEW, "lowContrast": 10}) == 0.15
+    assert viewport_defect({**GOOD_VIEW, "overflow": 200, "clipped": 10, "small": 10, "lowContrast": 5, "overlaps": 9}) == 1.0
+
+
+ANIMATION = expects_from_request("a rocket launch animation")
+STATIC = expects_from_request("a landing page for a bakery")
+MIX = expects_from_request("fireworks on click, plus a Grand Finale button")
+
+
+def test_gate_follows_the_request():
+    assert ANIMATION.kinds == ["animation"] and STATIC.kinds == ["static"] and MIX.kinds == ["animation", "interactive"]
+    still = score(_result([]), ANIMATION)
+    assert still.hard_fail and "nothing moves on its own" in still.reason and still.expects == ["animation"]
+    assert not score(_result([], animates=True), ANIMATION).hard_fail
+    assert not score(_result([], moves_later=True), ANIMATION).hard_fail  # started by a button or a timer
+    assert not score(_result([]), STATIC).hard_fail
+    assert score(_result(["dead"], animates=True), MIX).hard_fail  # the requested control is dead
+    assert score(_result(["live"]), MIX).hard_fail  # the requested motion is missing
+    assert not score(_result(["live"], animates=True), MIX).hard_fail
+    assert score(_result([]), None).hard_fail  # no request: the interactive gate, as before
+
+
+def test_decorative_controls_on_an_animation_earn_nothing():
+    plain = score(_result([], animates=True), ANIMATION)
+    decorated = score(_result(["live", "dead"], animates=True), ANIMATION)
+    assert "interactivity" not in decorated.terms and decorated.reward == plain.reward
+
+
+def test_skipped_controls_are_not_a_verdict():
+    controls = [Control(0, "click", "button", "a", "operable", verdict="dead"), Control(1, "click", "button", "b", "skipped")]
+    r = ProbeResult(rendered_ok=True, controls=controls, fill=0.5, budget_exhausted=True)
+    s = score(r)
+    assert not s.hard_fail and s.controls_skipped == 1 and "budget" in s.reason and s.terms["interactivity"] == 1.0
+
+
+def test_blocked_resources_get_their_own_reason_and_a_param_decides_the_reward():
+    r = ProbeResult(rendered_ok=False, reason="render: nothing visible; script error: THREE is not defined",
+                    resources={"blocked": ["https://example.org/lib/three.min.js", "https://fonts.gstatic.com/x.woff2"]})
+    s = score(r)
+    assert s.hard_fail and s.reward == 0.0 and s.resource_failure and s.reason.startswith("resource unavailable (1 blocked")
+    s = score(r, settings=TermSettings(unavailable="none"))
+    assert s.reward is None and not s.hard_fail and s.resource_failure
+    only_fonts = ProbeResult(rendered_ok=False, reason="render: nothing visible", resources={"blocked": ["https://fonts.googleapis.com/css?family=A"]})
+    assert not score(only_fonts).resource_failure
+
+
+def test_browser_measured_terms():
+    s = score(_result(["live"], fill=0.05, error_count=6))
+    assert s.terms["blank"] == 0.8 and s.terms["console_errors"] == 1.0
+    bad = _result(["live", "live"])
+    bad.controls[1].errors = 2
+    assert score(bad).terms["response"] == 0.5
+    assert score(_result(["live"], fill=0.5), weights={"interactivity": 1.0}).weights_used == {"interactivity": 1.0}
+
+
+def test_expects_kinds_are_what_the_verdict_reports():
+    assert score(_result(["live"]), Expects(interactive=True, animation=False, static=False)).expects == ["interactive"]

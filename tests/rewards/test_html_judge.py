@@ -32,9 +32,9 @@ def run(judge_cfg, items, requests):
 def test_judge_terms_join_the_reward_past_the_gate_only(tmp_path):
     with FakeOpenAI(responder=lambda body: VERDICT) as server:
         cfg = JudgeConfig(enabled=True, base_url=server.url, model="vlm", backoff_s=0.01, cache_dir=None)
-        live, dead = run(cfg, [("live", LIVE), ("dead", DEAD)], {"live": "a counter", "dead": "a counter"})
+        live, dead = run(cfg, [("live", LIVE), ("dead", DEAD)], {"live": "a counter with a + button", "dead": "a counter with a + button"})
         assert server.calls == 1  # the dead page is gated before any judge call
-        assert "a counter" in server.bodies[0]["messages"][1]["content"][0]["text"]
+        assert "a counter with a + button" in server.bodies[0]["messages"][1]["content"][0]["text"]
     assert live["terms"]["vlm_visual"] == 0.6 and live["terms"]["vlm_content"] == 0.2
     assert set(live["weights_used"]) >= {"vlm_visual", "vlm_content", "interactivity"}
     assert live["reward"] < 1.0 and dead["hard_fail"] and "vlm_visual" not in dead["terms"]
@@ -44,7 +44,8 @@ def test_a_failing_judge_leaves_the_terms_out_with_the_reason():
     with FakeOpenAI(script=[{"status": 500}] * 10) as server:
         cfg = JudgeConfig(enabled=True, base_url=server.url, model="vlm", backoff_s=0.01, max_retries=1, cache_dir=None)
         (r,) = run(cfg, [("live", LIVE)], {})
-    assert "vlm_visual" not in r["terms"] and r["reward"] == 1.0 and "judge failed" in r["reason"]
+    assert "vlm_visual" not in r["terms"] and "vlm_visual" not in r["weights_used"] and "judge failed" in r["reason"]
+    assert 0 < r["reward"] <= 1.0
 
 
 def test_trl_reward_sends_the_user_request_to_the_judge():

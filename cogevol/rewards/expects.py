@@ -1,0 +1,249 @@
+"""What a request asks a generated page to do: respond to input, move on its own, or just render.
+
+Why this exists: the HTML reward's hard-fail gate checks that a page is alive *the way its
+request asks*. Asking every page for a live control hard-fails a correct "dog fetching a ball"
+animation (nothing to click) and a correct bakery landing page (nothing should change), and lets a
+still "spinning cube" pass on one working button. So the gate first asks this module which kinds
+of life the request wants:
+
+- interactive: controls that respond to input ("a calculator", "add a slider", "click to ...");
+- animation: visible change on its own over time ("fireworks", "a flower blooming");
+- static: neither; the page must render and lay out well ("a resume", "a plain chart").
+
+Two routes. `expects_from_request` is rules: cue families in the eight traffic languages, kept as
+data in expects_lexicon.yaml, plus the traffic classifier's subcategory regexes, matched with its
+`_rx` helper (whole words for Latin scripts, substrings for CJK). Every answer carries the cues
+that decided it, so a hard fail can say why the page was expected to move. `expects_from_llm` asks
+an OpenAI-compatible endpoint through the judge's async client and falls back to the rules on any
+failure; it never raises, because a judge outage must not change what the gate demands.
+
+Decisions (see the YAML for the word lists):
+- game, quiz, tool (classify.SUBCATEGORIES) -> interactive. Motion words in them do not require
+  animation ("a racing game with falling blocks" waits for the player); an explicit animation cue
+  does ("a quiz with animated transitions" needs both).
+- simulation -> interactive (a simulator is operated: parameters, start, reset), and its motion
+  words are not required either ("sliders for the launch angle"), unless the request only
+  describes motion ("a simulation of planets orbiting the sun"): then animation alone.
+- Cues are chosen for precision over recall: a missed cue makes the gate laxer (static), a false
+  one zeroes a good page. So "orbit" (Earth's orbit), "falls", "running", "floating" are out.
+- dataviz and 3d carry no requirement themselves: a plain chart or infographic is static, a chart
+  with hover tooltips or filters is interactive through those cues, "a spinning 3D cube" is
+  animation through "spinning".
+- No cue at all -> static. No request at all -> INTERACTIVE_DEFAULT (the gate as it was).
+- A cue right after a negation ("no animations", "sin botones", "不要动画", "アニメーションなし")
+  is dropped and reported as "not <cue>". Overlapping matches keep the leftmost, then the longest:
+  "auto-play" is animation, not "play"; the `neutral` phrases ("product launch", "google play")
+  mask the cue inside them. "display" and "relaunch" never match "play"/"launch" (whole words).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from cogevol.traffic.classify import SUBCATEGORIES, _rx
+
+if TYPE_CHECKING:
+    from cogevol.judge.aclient import AsyncChatClient
+
+LEXICON_PATH = Path(__file__).with_name("expects_lexicon.yaml")
+SOURCES = ("rules", "llm", "none")
+KINDS = ("animation", "interactive", "static")
+
+# On an exact tie (same span) the earlier family wins: the subcategories before the lexicon so
+# that a game stays a game.
+_FAMILIES = ("neutral", "game", "quiz", "tool", "simulation", "interactive", "animation",
+             "motion", "static")
+_WAITS_FOR_USER = ("game", "quiz", "tool")
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Expects:
+    """The kinds of life a request asks of its page; `static` exactly when neither of the others."""
+
+    interactive: bool
+    animation: bool
+    static: bool
+    cues: tuple[str, ...] = ()  # what decided it, in request order: "slider", "not animation", ...
+    source: str = "rules"  # "rules" | "llm" | "none" (no request: the default)
+
+    def __post_init__(self) -> None:
+        if self.static == (self.interactive or self.animation):
+            raise ValueError("static must be true exactly when interactive and animation are not")
+        if self.source not in SOURCES:
+            raise ValueError(f"source must be one of {SOURCES}, not {self.source!r}")
+
+    @property
+    def kinds(self) -> list[str]:
+        """The names that are true, sorted: e.g. ["animation", "interactive"]."""
+        return [k for k in KINDS if getattr(self, k)]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"interactive": self.interactive, "animation": self.animation,
+                "static": self.static, "kinds": self.kinds, "cues": list(self.cues),
+                "source": self.source}
+
+
+def _expects(interactive: bool, animation: bool, cues: list[str] | tuple[str, ...],
+             source: str) -> Expects:
+    return Expects(interactive, animation, not (interactive or animation),
+                   tuple(dict.fromkeys(cues)), source)
+
+
+# What applies when no request is given: the gate as it always was.
+INTERACTIVE_DEFAULT = Expects(interactive=True, animation=False, static=False, cues=(),
+                              source="none")
+
+
+def normalise(text: str) -> str:
+    """NFKC (full-width forms), lower case, curly apostrophes straightened, whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'").replace("\u2018", "'")
+    return " ".join(text.split())
+
+
+def _spaced(word: str) -> bool:
+    """Written with spaces between words (Latin script), so word boundaries apply."""
+    return all(ord(c) < 0x250 for c in word)
+
+
+def _family_rx(words: list[str]) -> re.Pattern:
+    """_rx for plain entries; "stem*" entries match a whole word starting with the stem."""
+    words = [normalise(w) for w in words]
+    exact = [w for w in words if not w.endswith("*")]
+    stems = sorted((w[:-1] for w in words if w.endswith("*")), key=len, reverse=True)
+    parts = [_rx(exact).pattern] if exact else []
+    if stems:
+        parts.append(r"\b(?:" + "|".join(map(re.escape, stems)) + r")\w*")
+    return re.compile("|".join(parts))
+
+
+def _alt(words: list[str]) -> str:
+    return "|".join(map(re.escape, sorted(map(normalise, words), key=len, reverse=True)))
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    families: tuple[tuple[str, re.Pattern], ...]  # in tie-break order; a name may repeat
+    neg_before: re.Pattern  # searched in the text just before a cue
+    neg_after: re.Pattern  # matched against the text just after a cue
+    system: str
+    user: str
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> _Lexicon:
+    """The compiled lexicon (read once)."""
+    data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8"))
+
+    def words(family: str) -> list[str]:
+        return [w for ws in (data.get(family) or {}).values() for w in ws]
+
+    fams: list[tuple[str, re.Pattern]] = []
+    for name in _FAMILIES:
+        if name in SUBCATEGORIES:
+            fams.append((name, SUBCATEGORIES[name]))
+        if words(name):
+            fams.append((name, _family_rx(words(name))))
+    neg = data["negations"]
+    before = [w for w in neg["before"] if _spaced(w)]
+    cjk = [w for w in neg["before"] if not _spaced(w)]
+    gap = r"[\s'\-]"
+    latin = (rf"\b(?:{_alt(before)})\b(?!{gap}+(?:{_alt(neg['except_after'])})\b)"
+             rf"(?:{gap}+\w+){{0,2}}{gap}*$")
+    neg_before = re.compile(f"{latin}|(?:{_alt(cjk)})\\w{{0,2}}\\s*$")
+    neg_after = re.compile(rf"\s*\w?\s*(?:{_alt(neg['after'])})")
+    return _Lexicon(tuple(fams), neg_before, neg_after, data["llm"]["system"], data["llm"]["user"])
+
+
+def _hits(text: str, lex: _Lexicon) -> list[tuple[str, str, bool]]:
+    """(family, cue, negated) in text order; overlaps keep the leftmost, then the longest."""
+    found = sorted((m.start(), m.start() - m.end(), rank, fam, m.group())
+                   for rank, (fam, rx) in enumerate(lex.families)
+                   for m in rx.finditer(text) if m.end() > m.start())
+    out, end = [], 0
+    for start, neg_len, _, fam, cue in found:
+        if start < end:
+            continue
+        end = start - neg_len
+        negated = fam != "neutral" and bool(
+            lex.neg_before.search(text, max(0, start - 40), start)
+            or lex.neg_after.match(text, end, min(len(text), end + 8)))
+        out.append((fam, cue, negated))
+    return out
+
+
+def expects_from_request(request: str | None) -> Expects:
+    """The rules' answer; see the module docstring for the decisions."""
+    if request is None or not request.strip():
+        return INTERACTIVE_DEFAULT
+    hits = _hits(normalise(request), lexicon())
+    live = [(f, c) for f, c, negated in hits if not negated and f != "neutral"]
+    has = {f for f, _ in live}
+    waits = bool(has & set(_WAITS_FOR_USER))
+    interactive = waits or "interactive" in has
+    sim = "simulation" in has
+    # motion in something the user starts (a game, or a simulator with controls) is not required
+    animation = "animation" in has or ("motion" in has and not waits and not (sim and interactive))
+    if sim and (interactive or not animation):
+        interactive = True  # a simulator is operated, unless all the request says is motion
+    counted = {"interactive", "simulation", "animation", *_WAITS_FOR_USER}
+    counted |= {"motion"} if animation else set()
+    counted |= {"static"} if not (interactive or animation) else set()
+    cues = [f"not {c}" if negated else c for f, c, negated in hits
+            if f != "neutral" and (negated or f in counted)]
+    return _expects(interactive, animation, cues, "rules")
+
+
+def llm_messages(request: str) -> list[dict]:
+    """The chat messages the LLM route sends (prompt text from the YAML)."""
+    lex = lexicon()
+    return [{"role": "system", "content": lex.system},
+            {"role": "user", "content": lex.user.format(request=request)}]
+
+
+def _flag(obj: dict, key: str) -> bool:
+    v = obj.get(key)
+    if isinstance(v, str) and v.strip().lower() in ("true", "false"):
+        return v.strip().lower() == "true"
+    if not isinstance(v, bool):
+        raise ValueError(f'"{key}" is {v!r}, not true/false')
+    return v
+
+
+def parse_llm_reply(reply: str) -> Expects:
+    """An Expects from the model's JSON; ValueError when it is not the object asked for."""
+    from cogevol.judge.client import parse_json_object
+
+    text = _THINK.sub("", reply or "")
+    if "</think>" in text:  # an opening tag eaten by the chat template
+        text = text.rsplit("</think>", 1)[1]
+    obj = parse_json_object(text)
+    interactive, animation = _flag(obj, "interactive"), _flag(obj, "animation")
+    cues = ["llm"]
+    if "static" in obj and _flag(obj, "static") == (interactive or animation):
+        cues.append("llm static flag inconsistent, derived")
+    return _expects(interactive, animation, cues, "llm")
+
+
+async def expects_from_llm(request: str | None, client: AsyncChatClient) -> Expects:
+    """The endpoint's answer, or the rules' with "llm failed: ..." in `cues`; never raises.
+
+    `client` is a cogevol.judge.aclient.AsyncChatClient (its retries, rate limit and cache apply).
+    """
+    if request is None or not request.strip():
+        return INTERACTIVE_DEFAULT
+    try:
+        reply = await client.chat(llm_messages(request), json_mode=True)
+        return parse_llm_reply(reply)
+    except Exception as e:  # any failure means "use the rules", never a crash
+        rules = expects_from_request(request)
+        why = f"llm failed: {type(e).__name__}: {str(e)[:200]}"
+        return dataclasses.replace(rules, cues=(*rules.cues, why))

@@ -1,0 +1,192 @@
+"""Assemble labels.jsonl from tools/selection.json (provenance, written by collect.py),
+the request texts below, and tools/manual_labels.tsv (the person's verdicts).
+
+Usage: python data/probe_real/tools/build_labels.py
+"""
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOLS = ROOT / "tools"
+
+
+def prompt_file(name: str) -> str:
+    return (TOOLS / "prompts" / f"{name}.md").read_text(encoding="utf-8").strip()
+
+
+# request_id -> (request text, expects, exact?)  Exact prompts are copied verbatim from the source.
+REQUESTS = {
+    # PraisonAIBench: examples/threejs_simulation_suite.yaml and tests.yaml
+    "praisonaibench__solar-system": (
+        "Create a complete HTML file with Three.js that simulates a simple solar system. Include the sun (yellow sphere) at the center, Earth (blue sphere) orbiting around it, and the moon (gray sphere) orbiting around Earth. Add realistic orbital speeds and include stars in the background. The HTML should be self-contained with Three.js from CDN. Save the output as 'solar_system.html'.",
+        ["animation"], True),
+    "praisonaibench__rotating-cube": (
+        "Create a complete HTML file with Three.js that displays a rotating 3D cube. The cube should have different colored faces, rotate continuously, and include proper lighting. The HTML file should be self-contained with Three.js loaded from CDN. Include camera controls for user interaction. Save the output as 'rotating_cube.html'.",
+        ["animation"], True),
+    "praisonaibench__particle-system": (
+        "Create a complete HTML file with Three.js that displays an animated particle system. The particles should move in interesting patterns (like a fountain, explosion, or flowing stream), change colors over time, and respond to mouse movement. Include at least 1000 particles with realistic physics. The HTML should be self-contained with Three.js from CDN. Save the output as 'particle_system.html'.",
+        ["animation"], True),
+    "praisonaibench__physics-playground": (
+        "Create a complete HTML file with Three.js integrated with a lightweight physics engine (cannon-es or similar) that includes stackable boxes, spheres, hinge joints, ragdoll, and interactive dragging with the mouse. Add reset button, gravity slider, and slow-motion toggle. The HTML file should be self-contained with Three.js and physics engine loaded from CDN. Save the output as 'physics_playground.html'.",
+        ["interactive"], True),
+    "praisonaibench__space-shooter": (
+        "Create a complete HTML file with Three.js that builds a simple on-rails space shooter with starfield background, enemy waves (instanced meshes), laser projectiles, hit effects (GPU particles), health/score UI, and post-processing bloom. Provide difficulty scaling and mobile touch controls. The HTML file should be self-contained with Three.js loaded from CDN. Save the output as 'space_shooter.html'.",
+        ["interactive"], True),
+    "praisonaibench__data-dashboard": (
+        "Create a complete HTML file with Three.js that creates a 3D analytics scene turning a random dataset into bars, scatter points, and ribbons on a 3D grid. Include axis helpers, tooltips on hover, camera tween to views, theme toggle (dark/light), and CSV export of generated data. The HTML file should be self-contained with Three.js loaded from CDN and include sample data generation. Save the output as 'data_dashboard.html'.",
+        ["interactive"], True),
+    # LocalLLM_VisualCodeTest: code_prompts/*.md (and prompts/*.md in its history)
+    "visualcodetest__heptagon": (prompt_file("visualcodetest__heptagon"), ["animation"], True),
+    "visualcodetest__fireworks": (prompt_file("visualcodetest__fireworks"), ["animation"], True),
+    "visualcodetest__aquarium": (prompt_file("visualcodetest__aquarium"), ["animation"], True),
+    "visualcodetest__aiming": (prompt_file("visualcodetest__aiming"), ["interactive"], True),
+    "visualcodetest__keycontrols": (prompt_file("visualcodetest__keycontrols"), ["interactive"], True),
+    # LLM-HTML-Gallery publishes no prompts: one-sentence requests written from file names and gallery metadata
+    "llmhtmlgallery__dyson-sphere": (
+        "Create a single-file HTML page with an animated, interactive 3D simulation (Three.js) of a Dyson sphere being constructed around a star, with controls for the construction.",
+        ["animation", "interactive"], False),
+    "llmhtmlgallery__gravity-sim": (
+        "Create a single-file HTML page with an interactive 3D gravity simulation in which bodies or particles move under gravity, with controls to change the simulation.",
+        ["animation", "interactive"], False),
+    "llmhtmlgallery__voxel-fire": (
+        "Create a single-file HTML page with an interactive 3D voxel fire simulation (Three.js) in which fire spreads through a block of voxels over time, with controls to ignite, reset or tune it.",
+        ["animation", "interactive"], False),
+}
+
+
+def main():
+    sel = json.loads((TOOLS / "selection.json").read_text())
+    manual = {}
+    with open(TOOLS / "manual_labels.tsv", newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            manual[row["id"]] = row
+    out, missing = [], []
+    for s in sel:
+        m = manual.get(s["id"])
+        if m is None:
+            missing.append(s["id"])
+            continue
+        req, expects, exact = REQUESTS[s["request_id"]]
+        out.append({
+            "id": s["id"], "file": s["file"], "request_id": s["request_id"], "request": req,
+            "request_exact": exact, "expects": expects,
+            "should_pass": m["should_pass"].strip().lower() == "true", "grade": int(m["grade"]),
+            "notes": m["notes"].strip(),
+            "source": {"repo": s["repo"], "path": s["path"], "commit": s["commit"], "url": s["url"],
+                       "licence": s["licence"], "author_or_model": s["model"]},
+        })
+    with open(ROOT / "labels.jsonl", "w", encoding="utf-8") as f:
+        for r in out:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    print(len(out), "labelled;", len(missing), "without a label:", missing)
+    write_readme(out)
+
+
+def write_readme(rows):
+    from collections import Counter
+    by_repo = Counter(r["source"]["repo"] for r in rows)
+    lic = {r["source"]["repo"]: r["source"]["licence"] for r in rows}
+    sel = {s["repo"]: s["licence_note"] for s in json.loads((TOOLS / "selection.json").read_text())}
+    reqs = Counter(r["request_id"] for r in rows)
+    kinds = Counter(k for r in rows for k in r["expects"])
+    passes = Counter(r["should_pass"] for r in rows)
+    grades = Counter(r["grade"] for r in rows)
+    src_rows = "\n".join(
+        f"| [{repo}](https://github.com/{repo}) | {lic[repo]} | {sel[repo]} | {n} |" for repo, n in by_repo.most_common())
+    req_rows = []
+    for rid, n in sorted(reqs.items()):
+        rr = [r for r in rows if r["request_id"] == rid]
+        req_rows.append(f"| `{rid}` | {', '.join(rr[0]['expects'])} | {'exact' if rr[0]['request_exact'] else 'written from repo'} | {n} | "
+                        f"{sum(r['should_pass'] for r in rr)}/{n} | {', '.join(str(r['grade']) for r in rr)} |")
+    text = README.format(
+        n=len(rows), nreq=len(reqs), n3=sum(1 for v in reqs.values() if v >= 3),
+        k_int=kinds["interactive"], k_anim=kinds["animation"], k_static=kinds["static"],
+        p_true=passes[True], p_false=passes[False],
+        grades=", ".join(f"{g}: {grades[g]}" for g in range(1, 6)),
+        src_rows=src_rows, req_rows="\n".join(req_rows))
+    (ROOT / "README.md").write_text(text, encoding="utf-8")
+
+
+README = """# probe_real: real generated pages with one person's labels
+
+{n} single-file HTML pages written by LLMs (not by us), answering {nreq} requests ({n3} of them with 3 or
+more pages), taken from public repositories whose licence allows redistribution. Each page is labelled
+with what its request asks for (`expects`), whether a person would say it does that at a basic level
+(`should_pass`, the hard-fail gate label) and a 1-5 quality `grade`. The corpus exists to measure
+agreement between the HTML reward (hard-fail gate of `cogevol/probe/` plus the defect terms) and
+human judgement, mainly **within a request**: pages in a group answer the same prompt and differ in
+quality, so every pair in a group is a preference test.
+
+Files:
+
+- `pages/<source>__<request>__<model>.html`: the pages, byte-for-byte as published (CDN `<script>`
+  tags kept; nothing inlined or repaired).
+- `labels.jsonl`: one object per page: `id, file, request_id, request, request_exact, expects,
+  should_pass, grade, notes, source{{repo, path, commit, url, licence, author_or_model}}`.
+  `request_exact` is true when `request` is the prompt published with the page, verbatim.
+- `licenses/<owner>__<repo>.txt`: licence text of each source repository.
+- `tools/collect.py` (copies the pages out of the source snapshots and records provenance),
+  `tools/label_helper.py` (operates each page in headless Chromium and writes screenshots),
+  `tools/manual_labels.tsv` (the verdicts), `tools/build_labels.py` (writes `labels.jsonl` and this
+  README), `tools/prompts/` (the long published prompts of LocalLLM_VisualCodeTest).
+
+## How it was labelled
+
+Labelled by a cogevol engineer after operating each page in headless Chromium with CDN libraries
+served locally. `tools/label_helper.py` opens each page at 1280x800 (Debian `chromium`, SwiftShader
+WebGL, no network), serves public-CDN library URLs (jsDelivr, unpkg, cdnjs, skypack, rawgit, the
+Tailwind play CDN) from the matching npm package obtained with `npm pack NAME@VERSION` and blocks
+everything else, screenshots the page at load and ~2 s later, then clicks the visible buttons and
+sets sliders/selects/checkboxes, presses arrow/WASD/space keys, moves/clicks/drags the mouse over the
+main canvas, with a screenshot after each phase, and logs console errors and blocked URLs. The
+labeller looked at the contact sheet of those screenshots and read the page's code, then wrote the
+verdicts. A CDN URL that does not exist on npm (a version never published, a file removed from the
+package, such as `three/examples/js/*` after r147 or `cannon-es@1.0.1`) fails here exactly as it
+would on the real CDN; pages broken that way are labelled broken. Remote images/APIs are blocked and
+judged as they behave offline (noted where it matters). Tailwind's v3 play CDN is not on npm; the v4
+`@tailwindcss/browser` build stood in for it.
+
+Gate rule used for `should_pass`: interactive = at least one control the request asks for visibly
+responds; animation = something visibly moves on its own; static = readable content renders. A
+request that lists several kinds needs each of them at a basic level. `expects` lists the kinds that
+are the core of the request; secondary asks inside a mainly-animation prompt (the rotating cube's
+"camera controls", the particle system's "respond to mouse movement") count toward `grade` only. `grade`: 5 excellent, 4 good
+with small flaws, 3 OK with clear flaws, 2 poor (barely meets, or nearly meets, the request),
+1 broken or empty. `should_pass: false` pages are graded 1-2.
+
+**Caveat: one person's labels are a sample, not a study.** One labeller, one pass, screenshots from a
+slow software-rendered browser (frame rates are far below a real GPU, so "moves slowly" may partly
+be the renderer), and requests for the LLM-HTML-Gallery groups written by us from file names and
+gallery metadata because no prompt was published.
+
+## Counts
+
+- pages: {n}; requests: {nreq} ({n3} with >= 3 pages)
+- request kinds (a page counts once per kind its request lists): interactive {k_int}, animation
+  {k_anim}, static {k_static}
+- should_pass: true {p_true}, false {p_false}; grades: {grades}
+
+Gap: no static-kind request. We found no licensed repository publishing several models' single-file
+outputs for a static request (landing page, resume, poster) in the time available; candidates seen
+either had no licence (e.g. dltmdgh579/ai-design-html-benchmark, diegocp01/html_ai_battle) or
+published multi-file projects.
+
+## Sources
+
+| repository | licence | licence evidence | pages |
+| --- | --- | --- | --- |
+{src_rows}
+
+## Requests
+
+| request_id | expects | request text | pages | should_pass | grades |
+| --- | --- | --- | --- | --- | --- |
+{req_rows}
+"""
+
+
+if __name__ == "__main__":
+    main()
