@@ -28,7 +28,7 @@ class Progress:
     def _emit(self, now: float) -> None:
         rate = self.n / max(now - self.t0, 1e-9)
         of = f"/{self.total}" if self.total else ""
-        log.info("%s: %d%s %s (%.0f %s/s)", self.name, self.n, of, self.unit, rate, self.unit)
+        log.info("%s: %d%s %s (%.3g %s/s)", self.name, self.n, of, self.unit, rate, self.unit)
 
     def done(self) -> None:
         self._emit(time.perf_counter())

@@ -196,9 +196,15 @@ class Mirror:
     # --- versions and files ----------------------------------------------------------------------
 
     def pick(self, package: str, spec: str | None, want=None) -> tuple[str, str] | None:
-        """(version, note) for a version spec: exact, else nearest of the same major; `want(v)`
-        filters versions (e.g. those holding the requested file)."""
-        versions = [v for v in self.packages.get(package, {}).get("versions", {}) if want is None or want(v)]
+        """(version, note) for a version spec: exact, else nearest of the same major. `want(v)`
+        says whether v holds what was asked for; the version is chosen first and a miss stays a
+        miss, as on the real CDN (three r152 has no examples/js: an older release that has it
+        must not stand in)."""
+        got = self._pick(package, spec)
+        return got if got is not None and (want is None or want(got[0])) else None
+
+    def _pick(self, package: str, spec: str | None) -> tuple[str, str] | None:
+        versions = list(self.packages.get(package, {}).get("versions", {}))
         if not versions:
             return None
         s = (spec or "").strip()

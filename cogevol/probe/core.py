@@ -48,8 +48,10 @@ class ProbeConfig:
     quiet_ms: int = 500
     quiet_steps: int = 2
     settle_ms: int = 400
+    idle_ms: int = 600
+    overlay_wait_ms: int = 1500
     key_hold_ms: int = 250
-    frame_ms: int = 16
+    frame_ms: int = 32
     max_controls: int = 16
     max_keys: int = 16
     canvas_shapes: int = 6
@@ -88,7 +90,8 @@ class ProbeResult:
     reason: str = ""
     controls: list[Control] = field(default_factory=list)
     animates: bool = False  # visible change on its own during the quiet window
-    moves_later: bool = False  # ... or on its own after the inputs (an animation started by a button or a timer)
+    moves_later: bool = False  # ... or still on its own at the end (an animation a button set off, or a timer started late)
+    moves_at_end: bool | None = None  # still changing on its own after the inputs (None: not measured, budget spent)
     method: str = "twin"
     viewport: dict = field(default_factory=dict)  # desktop / tablet / mobile layout measures
     fill: float = 0.0  # share of the first screen that is not background (first screenshot)
@@ -116,10 +119,11 @@ Step = tuple
 class _Session:
     """One page under a paused virtual clock."""
 
-    def __init__(self, page, timeout_s: float = 3.0, slice_ms: int = 100):
+    def __init__(self, page, timeout_s: float = 3.0, slice_ms: int = 100, on_error=None):
         self.page = page
         self.timeout_s = timeout_s
         self.slice_ms = max(1, slice_ms)
+        self.on_error = on_error  # page errors thrown out of timer callbacks (the clock rethrows them)
         self.t = 0
         self.crashed = False
         page.on("crash", self._on_crash)
@@ -152,7 +156,16 @@ class _Session:
         # without looking hung, and the page budget can stop between slices
         while ms > 0:
             step = min(ms, self.slice_ms)
-            await asyncio.wait_for(self.page.clock.run_for(step), self.timeout_s + step / 100)
+            try:
+                await asyncio.wait_for(self.page.clock.run_for(step), self.timeout_s + step / 100)
+            except Exception as e:
+                # a timer callback threw: the clock ran the whole slice and rethrows the page's
+                # first error, which is the page's defect, not the probe's
+                msg = str(e).split("\n")[0]
+                if not msg.startswith("Clock.run_for:") or _is_timeout(e) or "closed" in msg or "crash" in msg.lower():
+                    raise
+                if self.on_error is not None:
+                    self.on_error(msg.removeprefix("Clock.run_for:").strip())
             self.t += step
             ms -= step
 
@@ -299,6 +312,7 @@ class _Probe:
         self.history: list[tuple[int, _Action]] = []
         self.instrument = _INSTRUMENT.replace("__SEED__", str(int(cfg.seed))).replace("__FRAME_MS__", str(int(cfg.frame_ms))) + "\n" + _PAGE_JS
         self.a: _Session | None = None
+        self.waited = False  # for an overlay to lift (once per page)
         self.deadline = time.perf_counter() + cfg.page_timeout_s
 
     def _on_console(self, msg) -> None:
@@ -316,6 +330,7 @@ class _Probe:
         s = _Session(page, self.pool.cfg.action_timeout_ms / 1000 * 2, self.cfg.clock_slice_ms)
         if self.a is None:  # the page under test: its errors (the twin's would count twice)
             self.a = s
+            s.on_error = self._error
             page.on("pageerror", lambda e: self._error(str(e)))
             page.on("console", self._on_console)
         await s.load(self.pool.cfg.load_timeout_ms, self.instrument, self.cfg.hang_s)
@@ -482,10 +497,13 @@ class _Probe:
                 r.outcome, r.reason = "page_crashed", f"the tab crashed after input on {c.kind} {c.label!r}"
                 return
         r.method = ("twin" if b is not None or not static else "idle-state") if use_twin else "baseline"
-        if not r.animates:  # an animation started by a button or a timer still moves on its own now
+        if not r.budget_exhausted:  # still moving on its own? (started by a button or a timer; or frozen by an error)
+            if not r.animates:  # let the inertia of the last input (a drag's damping, a transition) die down first
+                await a.run(cfg.idle_ms)
             s1 = await a.snapshot()
             await a.run(cfg.settle_ms)
-            r.moves_later = s1 != await a.snapshot()
+            r.moves_at_end = s1 != await a.snapshot()
+            r.moves_later = r.moves_at_end and not r.animates
         r.viewport.update(await self._viewports(a))
 
     async def _drive(self, a: _Session, b: _Session | None, act: _Action, before) -> tuple[str, str, str] | None:
@@ -536,6 +554,10 @@ class _Probe:
             steps = [("key", "handler-keys", k) for k in found] + [("key", "default-keys", k) for k in KEYS][: max(0, cfg.max_keys - len(found))]
             return _Action("keyboard", c.index, box=box, key_target=c.index, steps=steps)
         aim = await a.call("aim", c.index)
+        if not aim["ok"] and aim["reason"].startswith("covered by") and not self.waited and not await a.call("idle"):
+            self.waited = True  # a loading screen or an intro overlay that lifts by itself: wait once
+            await a.run(cfg.overlay_wait_ms)
+            aim = await a.call("aim", c.index)
         if not aim["ok"]:
             c.status, c.reason = "not_operable", aim["reason"]
             return None

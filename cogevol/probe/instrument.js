@@ -48,10 +48,9 @@
   // --- listeners ---------------------------------------------------------------------------
   const KEY = new Set(['keydown', 'keyup', 'keypress']);
   const CLICK = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dblclick']);
-  // drags: a press on an element, then moves heard on it or on the window / document
+  // elements that hear a press: a drag may operate them (probe: page.js draggable)
   const DOWN = new Set(['mousedown', 'pointerdown', 'touchstart']);
-  const MOVE = new Set(['mousemove', 'pointermove', 'touchmove', 'drag', 'dragstart']);
-  G.downEls = new Set(); G.moveEls = new Set(); G.docMove = false;
+  G.downEls = new Set();
   // the sources of key handlers: the probe presses the keys they compare against
   G.keySources = [];
   const keySource = (fn) => { if (fn && G.keySources.length < 20) try { G.keySources.push(String(fn).slice(0, 20000)); } catch (e) { /* a proxy */ } };
@@ -67,7 +66,6 @@
     if (CLICK.has(type) && this instanceof Element && G.clickTargets.length < 500) G.clickTargets.push(this);
     if (CLICK.has(type) && (this === window || this === document)) G.docClick = true;
     if (DOWN.has(type) && this instanceof Element && G.downEls.size < 500) G.downEls.add(this);
-    if (MOVE.has(type)) { if (this === window || this === document) G.docMove = true; else if (this instanceof Element && G.moveEls.size < 500) G.moveEls.add(this); }
     return origAdd.call(this, type, fn, opts);
   };
   // handlers assigned as properties (cell.onclick = ...) make a control as much as listeners do
@@ -78,14 +76,6 @@
       if (v && DOWN.has(ev.slice(2)) && G.downEls.size < 500) G.downEls.add(this);
       return d.set.call(this, v);
     } });
-  }
-  for (const ev of ['onmousemove', 'onpointermove', 'ontouchmove']) {
-    const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, ev);
-    if (d && d.set) Object.defineProperty(HTMLElement.prototype, ev, { configurable: true, get: d.get, set(v) { if (v && G.moveEls.size < 500) G.moveEls.add(this); return d.set.call(this, v); } });
-    for (const obj of [window, Document.prototype]) {
-      const w = Object.getOwnPropertyDescriptor(obj, ev);
-      if (w && w.set) Object.defineProperty(obj, ev, { configurable: true, get: w.get, set(v) { if (v) G.docMove = true; return w.set.call(this, v); } });
-    }
   }
   for (const [obj, name] of [[window, 'window'], [Document.prototype, 'document']]) {
     for (const ev of ['onkeydown', 'onkeyup', 'onkeypress']) {
@@ -125,7 +115,8 @@
   // WebGL: keep the drawing buffer so pixels can be read back, and log draw calls
   const getContext = HTMLCanvasElement.prototype.getContext;
   HTMLCanvasElement.prototype.getContext = function (type, attrs) {
-    if (/webgl/.test(String(type))) attrs = Object.assign({}, attrs || {}, { preserveDrawingBuffer: true });
+    // no MSAA: on a software rasteriser it multiplies the cost of every frame, and a verdict needs no smooth edges
+    if (/webgl/.test(String(type))) attrs = Object.assign({}, attrs || {}, { preserveDrawingBuffer: true, antialias: false });
     return getContext.call(this, type, attrs);
   };
   for (const P of [window.WebGLRenderingContext, window.WebGL2RenderingContext]) {

@@ -50,10 +50,10 @@
       : el.getAttribute('aria-label') || el.innerText || el.value || el.id || '';
     return String(text).trim().replace(/\s+/g, ' ').slice(0, 40);
   };
-  // a press heard on the element (or an ancestor) and moves heard there or on the window
+  // a press heard on the element or an ancestor: a drag is worth a try (orbit controls and rope
+  // toys add their move listener only once pressed, so moves cannot be required up front)
   const draggable = (el) => {
-    let down = false, move = G.docMove;
-    for (let e = el; e && e.nodeType === 1; e = e.parentElement) { down = down || G.downEls.has(e); move = move || G.moveEls.has(e); if (down && move) return true; }
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) if (G.downEls.has(e)) return true;
     return false;
   };
   // the key values handlers compare against: e.key === 'r', e.code == "KeyR", keyCode === 82,

@@ -25,7 +25,7 @@ def record(name: str, result, s) -> dict:
         "controls_skipped": s.controls_skipped, "controls_excluded": s.controls_excluded, "expects": s.expects,
         "reason": s.reason, "seconds": result.seconds, "outcome": result.outcome, "harness_error": s.harness_error,
         "resource_failure": s.resource_failure, "no_reward": s.reward is None, "method": result.method,
-        "animates": result.animates, "moves_later": result.moves_later, "budget_exhausted": result.budget_exhausted,
+        "animates": result.animates, "moves_later": result.moves_later, "moves_at_end": result.moves_at_end, "budget_exhausted": result.budget_exhausted,
         "fill": result.fill, "errors": result.errors[:3], "error_count": result.error_count,
         "blocked_resources": res.get("blocked", []), "mirrored_resources": res.get("mirrored", []),
         "terms": s.terms, "weights_used": s.weights_used,

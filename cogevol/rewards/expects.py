@@ -21,9 +21,11 @@ Decisions (see the YAML for the word lists):
 - game, quiz, tool (classify.SUBCATEGORIES) -> interactive. Motion words in them do not require
   animation ("a racing game with falling blocks" waits for the player); an explicit animation cue
   does ("a quiz with animated transitions" needs both).
-- simulation -> interactive (a simulator is operated: parameters, start, reset), and its motion
-  words are not required either ("sliders for the launch angle"), unless the request only
-  describes motion ("a simulation of planets orbiting the sun"): then animation alone.
+- simulation -> interactive (a simulator is operated: parameters, start, reset), and the motion
+  it describes is required too ("bodies move under gravity"): the probe counts motion that a
+  Start or Launch button sets off, so a simulator that waits for its button still passes. A
+  request that only describes motion ("a simulation of planets orbiting the sun") is animation alone.
+- "optional" before a cue or "(optional)" after it makes it no requirement ("sprite animation (optional)").
 - Cues are chosen for precision over recall: a missed cue makes the gate laxer (static), a false
   one zeroes a good page. So "orbit" (Earth's orbit), "falls", "running", "floating" are out.
 - dataviz and 3d carry no requirement themselves: a plain chart or infographic is static, a chart
@@ -175,7 +177,7 @@ def _hits(text: str, lex: _Lexicon) -> list[tuple[str, str, bool]]:
         end = start - neg_len
         negated = fam != "neutral" and bool(
             lex.neg_before.search(text, max(0, start - 40), start)
-            or lex.neg_after.match(text, end, min(len(text), end + 8)))
+            or lex.neg_after.match(text, end, min(len(text), end + 12)))
         out.append((fam, cue, negated))
     return out
 
@@ -190,8 +192,9 @@ def expects_from_request(request: str | None) -> Expects:
     waits = bool(has & set(_WAITS_FOR_USER))
     interactive = waits or "interactive" in has
     sim = "simulation" in has
-    # motion in something the user starts (a game, or a simulator with controls) is not required
-    animation = "animation" in has or ("motion" in has and not waits and not (sim and interactive))
+    # motion in a game is not required (it waits for the player); motion a simulation describes
+    # is (the probe also counts motion that a Start or Launch button set off)
+    animation = "animation" in has or ("motion" in has and not waits)
     if sim and (interactive or not animation):
         interactive = True  # a simulator is operated, unless all the request says is motion
     counted = {"interactive", "simulation", "animation", *_WAITS_FOR_USER}

@@ -58,7 +58,7 @@ class HtmlScore:
     terms: dict[str, float] = field(default_factory=dict)
     weights_used: dict[str, float] = field(default_factory=dict)
     harness_error: bool = False
-    resource_failure: bool = False  # the gate failed and a script or stylesheet the page loads was blocked
+    resource_failure: bool = False  # failed the gate, broken (not rendered, or errors) and a script or stylesheet was blocked
 
 
 def viewport_defect(v: dict) -> float:
@@ -96,8 +96,8 @@ def score(result: ProbeResult, expects: Expects | None = None, judge_terms: dict
         return HtmlScore(hard_fail=False, reward=None, reason=result.reason, harness_error=True, **base)
     fail = _gate(result, expects, driven, live, skipped)
     if fail:
-        blocked = breaking_blocked(result)
-        if blocked:  # maybe not the page's fault: say so, and score it as params say
+        blocked = breaking_blocked(result) if not result.rendered_ok or result.error_count else []
+        if blocked:  # it broke and a script or stylesheet was missing: maybe not the page's fault
             why = f"resource unavailable ({len(blocked)} blocked: {', '.join(u[:80] for u in blocked[:2])}); {fail}"
             if settings.unavailable == "none":
                 return HtmlScore(hard_fail=False, reward=None, reason=why, resource_failure=True, **base)
@@ -120,6 +120,8 @@ def _gate(result: ProbeResult, expects: Expects, driven: list, live: list, skipp
     asked = f" (the request asks for {' and '.join(expects.kinds)})" if expects.source != "none" else ""
     if expects.animation and not (result.animates or result.moves_later):
         return "hard fail: nothing moves on its own" + asked
+    if expects.animation and result.moves_at_end is False and result.error_count:
+        return f"hard fail: the animation stops after a script error ({result.errors[0][:80] if result.errors else 'error'})" + asked
     if expects.interactive and not live and not skipped:
         if not driven:
             return "hard fail: no operable control" + asked + _not_operable(result)

@@ -232,3 +232,14 @@ def test_real_store_es_modules_from_esm_sh():
     title, res = asyncio.run(_run_page(BrowserConfig(mirror=str(store)), html))
     assert json.loads(title) == ["160", "function", 5], res
     assert res["blocked"] == []
+
+
+def test_a_file_missing_from_the_nearest_version_stays_missing(tmp_path):
+    # three r128 has examples/js, r160 does not: r152 on the real CDN has none either, so the
+    # older release must not stand in for it (a page that breaks online breaks here too)
+    m = make_store(tmp_path, {"three": {"info": {"cdnjs": ["three.js"]}, "versions": {
+        "0.128.0": _v({"build/three.min.js": "/*128*/", "examples/js/controls/OrbitControls.js": "/*oc*/"}),
+        "0.160.0": _v({"build/three.min.js": "/*160*/"})}}})
+    assert m.resolve("https://cdn.jsdelivr.net/npm/three@0.152.2/examples/js/controls/OrbitControls.js") is None
+    near = m.resolve("https://cdn.jsdelivr.net/npm/three@0.134.0/examples/js/controls/OrbitControls.js")
+    assert near is not None and near.version == "0.128.0" and "nearest" in near.note

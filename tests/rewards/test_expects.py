@@ -251,3 +251,18 @@ def test_llm_no_request_is_the_default_without_a_call(fake):
     assert ask(srv.url, None) is INTERACTIVE_DEFAULT
     assert ask(srv.url, " ") is INTERACTIVE_DEFAULT
     assert srv.calls == 0
+
+
+@pytest.mark.parametrize(("request_text", "kinds"), [
+    # a simulation that describes motion needs it (a Launch button that sets it off counts: probe.moves_later)
+    ("An interactive 3D gravity simulation in which particles attract each other, with controls", ["animation", "interactive"]),
+    ("Simulate a projectile: sliders for launch angle and speed, a Launch button", ["animation", "interactive"]),
+    # optional is no requirement
+    ("A keyboard-controlled character game, basic sprite animation (optional)", ["interactive"]),
+    ("In the game loop, check which keys are pressed and move the player", ["interactive"]),
+    ("a landing page for a bakery, optionally animated", ["static"]),
+    # programming terms are not asks
+    ("An autonomous fireworks simulation: a rendering loop and a game loop update the particles", ["animation"]),
+])
+def test_decisions_from_real_requests(request_text, kinds):
+    assert expects_from_request(request_text).kinds == kinds

@@ -54,6 +54,9 @@ def test_gate_follows_the_request():
     assert still.hard_fail and "nothing moves on its own" in still.reason and still.expects == ["animation"]
     assert not score(_result([], animates=True), ANIMATION).hard_fail
     assert not score(_result([], moves_later=True), ANIMATION).hard_fail  # started by a button or a timer
+    frozen = score(_result([], animates=True, moves_at_end=False, error_count=1, errors=["TypeError: x"]), ANIMATION)
+    assert frozen.hard_fail and "stops after a script error" in frozen.reason
+    assert not score(_result([], animates=True, moves_at_end=False), ANIMATION).hard_fail  # a finished animation, no error
     assert not score(_result([]), STATIC).hard_fail
     assert score(_result(["dead"], animates=True), MIX).hard_fail  # the requested control is dead
     assert score(_result(["live"]), MIX).hard_fail  # the requested motion is missing
@@ -81,6 +84,9 @@ def test_blocked_resources_get_their_own_reason_and_a_param_decides_the_reward()
     assert s.hard_fail and s.reward == 0.0 and s.resource_failure and s.reason.startswith("resource unavailable (1 blocked")
     s = score(r, settings=TermSettings(unavailable="none"))
     assert s.reward is None and not s.hard_fail and s.resource_failure
+    dead_but_whole = ProbeResult(rendered_ok=True, controls=[Control(0, "click", "button", "b", "operable", verdict="dead")],
+                                 resources={"blocked": ["https://example.org/unused.js"]})
+    assert not score(dead_but_whole).resource_failure  # nothing broke: a dead page, whatever failed to load
     only_fonts = ProbeResult(rendered_ok=False, reason="render: nothing visible", resources={"blocked": ["https://fonts.googleapis.com/css?family=A"]})
     assert not score(only_fonts).resource_failure
 

@@ -1,0 +1,129 @@
+"""The probe drives what a page listens for (keys its handlers compare against, shapes drawn on
+a canvas, press-move-release drags), reports which driver made a control live, and never turns
+the budget into a verdict. Real Chromium, tiny inline pages."""
+
+import asyncio
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cogevol.probe.core import Control, ProbeConfig, key_name, order_controls
+from cogevol.probe.runner import probe_all
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+# a board: only `r` (reset) and `?` (help) do anything; arrows, space and WASD are ignored
+KEYS_PAGE = """<!DOCTYPE html><html><body><h1>Board</h1><p id=help hidden>Press r to reset</p><div id=moves>moves: 3</div>
+<script>document.addEventListener('keydown', (e) => {
+  if (e.key === 'r') document.getElementById('moves').textContent = 'moves: 0';
+  if (e.key === '?') document.getElementById('help').hidden = false;
+});</script></body></html>"""
+
+# a rope toy: a press, moves and a release on the canvas pull the rope; a click alone does nothing
+DRAG_PAGE = """<!DOCTYPE html><html><body style="margin:0"><canvas id=c width=600 height=400></canvas><script>
+const c = document.getElementById('c'), g = c.getContext('2d'); let down = false, end = [300, 200], moved = 0;
+function draw() { g.fillStyle = '#fff'; g.fillRect(0, 0, 600, 400); g.strokeStyle = '#333'; g.lineWidth = 4;
+  g.beginPath(); g.moveTo(300, 0); g.lineTo(end[0], end[1]); g.stroke(); }
+c.addEventListener('mousedown', () => { down = true; moved = 0; });
+window.addEventListener('mousemove', (e) => { if (down) { moved++; if (moved > 2) { end = [e.offsetX, e.offsetY]; draw(); } } });
+window.addEventListener('mouseup', () => { down = false; });
+draw();</script></body></html>"""
+
+# pieces drawn off the fixed click points: only a click on a piece selects it
+PIECES_PAGE = """<!DOCTYPE html><html><body style="margin:0"><canvas id=c width=800 height=800></canvas><script>
+const c = document.getElementById('c'), g = c.getContext('2d'); const pieces = [[90, 610], [610, 90]]; let sel = -1;
+function draw() { g.fillStyle = '#eee'; g.fillRect(0, 0, 800, 800);
+  pieces.forEach(([x, y], i) => { g.fillStyle = i === sel ? '#c00' : '#333'; g.beginPath(); g.arc(x, y, 22, 0, 7); g.fill(); }); }
+c.addEventListener('click', (e) => { const r = c.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+  pieces.forEach(([px, py], i) => { if (Math.hypot(px - x, py - y) < 22) { sel = i; draw(); } }); });
+draw();</script></body></html>"""
+
+# every frame burns CPU: with a tiny budget nothing can be driven, but the page still answers
+SLOW_PAGE = """<!DOCTYPE html><html><body><button id=b>go</button><p id=o>0</p><script>
+b.onclick = () => { o.textContent = +o.textContent + 1; };
+function frame() { const t = performance.now(); let x = 0; for (let i = 0; i < 3e6; i++) x += Math.sqrt(i); requestAnimationFrame(frame); }
+requestAnimationFrame(frame);</script></body></html>"""
+
+
+def _probe(pages, cfg=None, requests=None):
+    return {r["path"]: r for r in asyncio.run(probe_all(list(pages.items()), workers=1, cfg=cfg, requests=requests))}
+
+
+def test_keys_read_from_handlers_and_canvas_shapes_and_drags():
+    r = _probe({"keys": KEYS_PAGE, "drag": DRAG_PAGE, "pieces": PIECES_PAGE})
+    keys = r["keys"]
+    assert not keys["hard_fail"], keys["reason"]
+    (kb,) = [c for c in keys["controls"] if c["kind"] == "keyboard"]
+    assert kb["verdict"] == "live" and kb["driver"] == "handler-keys" and "holding r" in kb["evidence"]
+    drag = r["drag"]
+    (canvas,) = [c for c in drag["controls"] if c["kind"] == "canvas"]
+    assert canvas["verdict"] == "live" and canvas["driver"] == "drag", canvas
+    pieces = r["pieces"]
+    (board,) = [c for c in pieces["controls"] if c["kind"] == "canvas"]
+    assert board["verdict"] == "live" and board["driver"] == "canvas-shapes", board
+
+
+def test_key_names():
+    assert key_name("r") == "r" and key_name("?") == "?" and key_name(" ") == "Space"
+    assert key_name("KeyR") == "KeyR" and key_name("#82") == "r" and key_name("#37") == "ArrowLeft"
+    assert key_name("Esc") == "Escape" and key_name("NotAKey") is None
+
+
+def test_controls_the_request_names_come_first():
+    controls = [Control(0, "click", "button", "Reset", "operable"), Control(1, "click", "button", "Launch rocket", "operable"),
+                Control(2, "click", "button", "Hidden", "not_operable"), Control(3, "keyboard", "keyboard", "document", "operable")]
+    assert order_controls(controls, "") == [0, 1, 3]
+    assert order_controls(controls, "a rocket you launch with a button") == [1, 0, 3]
+    assert order_controls(controls, "steer with the arrow keys") == [3, 0, 1]
+
+
+def test_budget_is_never_a_verdict_against_a_slow_page():
+    r = _probe({"slow": SLOW_PAGE}, cfg=ProbeConfig(page_timeout_s=0.1), requests={"slow": "a counter with a go button"})["slow"]
+    assert r["outcome"] == "ok" and r["budget_exhausted"] and r["controls_skipped"] == 1
+    assert not r["hard_fail"] and "budget" in r["reason"] and r["expects"] == ["interactive"]
+    assert [c["status"] for c in r["controls"]] == ["skipped"]
+
+
+def test_cli_request_shapes_the_gate(tmp_path):
+    page = tmp_path / "anim.html"
+    page.write_text("""<!DOCTYPE html><html><body><canvas id=c width=300 height=200></canvas><button>Decor</button><script>
+    const g = c.getContext('2d'); let x = 0;
+    (function f() { g.fillStyle = '#fff'; g.fillRect(0, 0, 300, 200); g.fillStyle = '#06c'; g.fillRect(x = (x + 3) % 280, 90, 20, 20); requestAnimationFrame(f); })();
+    </script><script src="https://cdn.example.org/missing.js"></script></body></html>""")
+    out = {}
+    for request in ("a bouncing ball animation", ""):
+        p = subprocess.run([sys.executable, "-m", "cogevol.cli", "probe", str(page), *(["--request", request] if request else [])],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        out[request] = json.loads(p.stdout)
+    anim, plain = out["a bouncing ball animation"], out[""]
+    assert anim["expects"] == ["animation"] and not anim["hard_fail"] and anim["animates"]
+    assert "interactivity" not in anim["terms"]  # the decorative button earns nothing
+    assert plain["expects"] == ["interactive"] and plain["hard_fail"]  # no request: the interactive gate
+    assert anim["blocked_resources"] == ["https://cdn.example.org/missing.js"]
+
+
+def test_errors_thrown_by_timer_callbacks_are_the_pages_not_the_harness():
+    page = """<!DOCTYPE html><html><body><h1>Orbit</h1><canvas id=c width=200 height=200></canvas><script>
+    const g = c.getContext('2d'); let t = 0;
+    function animate() { requestAnimationFrame(animate); t++; g.fillStyle = '#fff'; g.fillRect(0, 0, 200, 200);
+      g.fillStyle = '#c00'; g.fillRect(90 + 40 * Math.cos(t / 5), 90 + 40 * Math.sin(t / 5), 20, 20); TWEEN.update(); }
+    animate();</script></body></html>"""
+    r = _probe({"orbit": page}, requests={"orbit": "an animation of a red square going round in circles"})["orbit"]
+    assert r["outcome"] == "ok" and not r["harness_error"] and r["animates"] and not r["hard_fail"], r["reason"]
+    assert r["error_count"] > 0 and any("TWEEN is not defined" in e for e in r["errors"])
+    assert r["terms"]["console_errors"] == 1.0
+
+
+def test_a_loading_screen_that_lifts_by_itself_is_waited_for_once():
+    page = """<!DOCTYPE html><html><body><button id=b>add</button><p id=o>0</p>
+    <div id=load style="position:fixed;inset:0;background:#123;color:#fff">Loading...</div><script>
+    b.onclick = () => { o.textContent = +o.textContent + 1; };
+    setTimeout(() => document.getElementById('load').remove(), 1200);</script></body></html>"""
+    r = _probe({"load": page}, requests={"load": "a counter with an add button"})["load"]
+    assert not r["hard_fail"] and r["controls_live"] == 1, r["reason"]
+    stuck = page.replace("setTimeout(() => document.getElementById('load').remove(), 1200);", "")
+    r = _probe({"stuck": stuck}, requests={"stuck": "a counter with an add button"})["stuck"]
+    assert r["hard_fail"] and "covered by div#load" in r["reason"]
