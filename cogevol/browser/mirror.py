@@ -249,13 +249,11 @@ class Mirror:
                 return c
             if style != "cdnjs":
                 continue
-            # cdnjs flattens the npm layout (three.js/r128/three.min.js is build/three.min.js)
+            # cdnjs flattens the npm layout (three.js/r128/three.min.js is build/three.min.js); it
+            # does not host files from deeper folders (three.js/r128/OrbitControls.js is a 404 there)
             for pre in ("dist/", "build/", "lib/", "umd/", "dist/umd/"):
                 if pre + c in files:
                     return pre + c
-            hits = sorted((f for f in files if f.lower().endswith("/" + c.lower())), key=len)
-            if hits:
-                return hits[0]
         return None
 
     def _entry(self, package: str, version: str, field: str, esm: bool) -> str | None:

@@ -18,7 +18,7 @@ an OpenAI-compatible endpoint through the judge's async client and falls back to
 failure; it never raises, because a judge outage must not change what the gate demands.
 
 Decisions (see the YAML for the word lists):
-- game, quiz, tool (classify.SUBCATEGORIES) -> interactive. Motion words in them do not require
+- game, quiz, tool (classify.SUBCATEGORIES) and steering by keys or stick -> interactive. Motion words in them do not require
   animation ("a racing game with falling blocks" waits for the player); an explicit animation cue
   does ("a quiz with animated transitions" needs both).
 - simulation -> interactive (a simulator is operated: parameters, start, reset), and the motion
@@ -61,9 +61,9 @@ KINDS = ("animation", "interactive", "static")
 
 # On an exact tie (same span) the earlier family wins: the subcategories before the lexicon so
 # that a game stays a game.
-_FAMILIES = ("neutral", "game", "quiz", "tool", "simulation", "interactive", "animation",
+_FAMILIES = ("neutral", "game", "quiz", "tool", "simulation", "steer", "interactive", "animation",
              "motion", "static")
-_WAITS_FOR_USER = ("game", "quiz", "tool")
+_WAITS_FOR_USER = ("game", "quiz", "tool", "steer")
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 

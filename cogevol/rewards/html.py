@@ -118,8 +118,8 @@ def _gate(result: ProbeResult, expects: Expects, driven: list, live: list, skipp
     if result.outcome in ("page_hung", "page_crashed", "page_navigated") or not result.rendered_ok:
         return result.reason or "not rendered"
     asked = f" (the request asks for {' and '.join(expects.kinds)})" if expects.source != "none" else ""
-    if expects.animation and not (result.animates or result.moves_later):
-        return "hard fail: nothing moves on its own" + asked
+    if expects.animation and not (result.animates or result.moves_later) and not result.budget_exhausted:
+        return "hard fail: nothing moves on its own" + asked  # (with the budget spent, later motion was never measured)
     if expects.animation and result.moves_at_end is False and result.error_count:
         return f"hard fail: the animation stops after a script error ({result.errors[0][:80] if result.errors else 'error'})" + asked
     if expects.interactive and not live and not skipped:
@@ -146,7 +146,8 @@ def _terms(result: ProbeResult, expects: Expects, driven: list, live: list, sett
 def _reason(result: ProbeResult, expects: Expects, driven: list, live: list, skipped: int) -> str:
     parts = []
     if expects.animation:
-        parts.append("moves on its own" if result.animates else "moves on its own after input")
+        parts.append("moves on its own" if result.animates else "moves on its own later" if result.moves_later
+                     else "motion not measured within the page budget")
     if driven or expects.interactive:
         dead = [c for c in driven if c.verdict == "dead"]
         parts.append(f"{len(live)}/{len(driven)} operable controls live" + (f"; dead: {', '.join(_name(c) for c in dead[:3])}" if dead else ""))

@@ -260,6 +260,8 @@ def test_llm_no_request_is_the_default_without_a_call(fake):
     # optional is no requirement
     ("A keyboard-controlled character game, basic sprite animation (optional)", ["interactive"]),
     ("In the game loop, check which keys are pressed and move the player", ["interactive"]),
+    ("A character moving left and right with the arrow keys, a bouncing sprite", ["interactive"]),
+    ("用方向键控制小车移动", ["interactive"]),
     ("a landing page for a bakery, optionally animated", ["static"]),
     # programming terms are not asks
     ("An autonomous fireworks simulation: a rendering loop and a game loop update the particles", ["animation"]),

@@ -57,6 +57,8 @@ def test_gate_follows_the_request():
     frozen = score(_result([], animates=True, moves_at_end=False, error_count=1, errors=["TypeError: x"]), ANIMATION)
     assert frozen.hard_fail and "stops after a script error" in frozen.reason
     assert not score(_result([], animates=True, moves_at_end=False), ANIMATION).hard_fail  # a finished animation, no error
+    unmeasured = score(_result([], budget_exhausted=True), ANIMATION)  # the budget ran out before motion after input was measured
+    assert not unmeasured.hard_fail and "not measured" in unmeasured.reason
     assert not score(_result([]), STATIC).hard_fail
     assert score(_result(["dead"], animates=True), MIX).hard_fail  # the requested control is dead
     assert score(_result(["live"]), MIX).hard_fail  # the requested motion is missing
