@@ -21,3 +21,5 @@ bench: setup      ## benchmarks named in the issues (results in docs/benchmarks.
 	python benchmarks/dedup_speed.py
 	python benchmarks/dedup_quality.py
 	python benchmarks/mine_speed.py
+	python benchmarks/probe_real.py
+	python benchmarks/probe_stability.py

@@ -26,10 +26,11 @@ def record(name: str, result, s) -> dict:
         "reason": s.reason, "seconds": result.seconds, "outcome": result.outcome, "harness_error": s.harness_error,
         "resource_failure": s.resource_failure, "no_reward": s.reward is None, "method": result.method,
         "animates": result.animates, "moves_later": result.moves_later, "moves_at_end": result.moves_at_end, "budget_exhausted": result.budget_exhausted,
-        "fill": result.fill, "errors": result.errors[:3], "error_count": result.error_count,
+        "fill": result.fill, "errors": result.errors[:3], "error_count": result.error_count, "load_errors": result.load_errors,
         "blocked_resources": res.get("blocked", []), "mirrored_resources": res.get("mirrored", []),
         "terms": s.terms, "weights_used": s.weights_used,
-        "controls": [{k: v for k, v in asdict(c).items() if v not in ("", None, False, 0)} for c in result.controls],
+        "controls": [{k: v for k, v in asdict(c).items() if v not in ("", None) and (v or k not in ("drag", "errors"))}
+                     for c in result.controls],
     }
 
 

@@ -130,15 +130,20 @@ def _gate(result: ProbeResult, expects: Expects, driven: list, live: list, skipp
 
 
 def _terms(result: ProbeResult, expects: Expects, driven: list, live: list, settings: TermSettings) -> dict[str, float]:
+    """The defect terms. When the budget ran out, how far the probe got depends on the machine's
+    load: only what was measured before any input counts (desktop layout, the first screen,
+    errors while loading), so a heavy page gets the same reward on a busy machine as on an idle one."""
     terms: dict[str, float] = {}
-    if expects.interactive and driven:
+    partial = result.budget_exhausted
+    if expects.interactive and driven and not partial:
         terms["interactivity"] = round(1 - len(live) / len(driven), 4)
-    for name in ("desktop", "tablet", "mobile"):
+    for name in ("desktop",) if partial else ("desktop", "tablet", "mobile"):
         if name in result.viewport:
             terms[f"viewport_{name}"] = viewport_defect(result.viewport[name])
     terms["blank"] = round(max(0.0, 1 - result.fill / settings.fill_target), 4)
-    terms["console_errors"] = round(min(1.0, result.error_count / max(1, settings.errors_full)), 4)
-    if driven:
+    errors = result.load_errors if partial else result.error_count
+    terms["console_errors"] = round(min(1.0, errors / max(1, settings.errors_full)), 4)
+    if driven and not partial:
         terms["response"] = round(sum(c.errors > 0 for c in driven) / len(driven), 4)
     return terms
 

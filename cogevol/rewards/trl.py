@@ -76,7 +76,7 @@ class HtmlReward:
                 details.append({"reward": 0.0, "reason": "no HTML document in the completion"})
                 continue
             r = results[str(k)]
-            out.append(None if r["harness_error"] else r["reward"])
+            out.append(None if r["harness_error"] or r["no_reward"] else r["reward"])  # no_reward: probe.terms.unavailable none
             details.append(r)
         self.last_details = details
         return out

@@ -83,7 +83,7 @@ def test_budget_is_never_a_verdict_against_a_slow_page():
     r = _probe({"slow": SLOW_PAGE}, cfg=ProbeConfig(page_timeout_s=0.1), requests={"slow": "a counter with a go button"})["slow"]
     assert r["outcome"] == "ok" and r["budget_exhausted"] and r["controls_skipped"] == 1
     assert not r["hard_fail"] and "budget" in r["reason"] and r["expects"] == ["interactive"]
-    assert [c["status"] for c in r["controls"]] == ["skipped"]
+    assert [(c["index"], c["status"]) for c in r["controls"]] == [(0, "skipped")]
 
 
 def test_cli_request_shapes_the_gate(tmp_path):
