@@ -82,7 +82,10 @@ class FakeOpenAI:
                 self._send(200, json.dumps(outer.snapshot()).encode())
 
             def do_POST(self):
-                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                size = int(self.headers.get("Content-Length", 0))
+                raw = self.rfile.read(size)
+                if len(raw) < size:  # the client went away mid-request (a killed run): nothing was asked
+                    return
                 try:
                     body = json.loads(raw)
                 except ValueError:
