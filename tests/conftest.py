@@ -46,3 +46,20 @@ def repo() -> Path:
 
 def venv_bin() -> Path:
     return Path(os.sys.executable).parent
+
+
+@pytest.fixture
+def fake():
+    """Factory for FakeOpenAI servers (tests/judge/server.py: a real local OpenAI-compatible
+    endpoint), all closed after the test."""
+    from tests.judge.server import FakeOpenAI
+
+    made = []
+
+    def make(**kw) -> FakeOpenAI:
+        made.append(FakeOpenAI(**kw))
+        return made[-1]
+
+    yield make
+    for s in made:
+        s.close()

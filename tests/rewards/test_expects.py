@@ -168,20 +168,6 @@ def test_lexicon_is_data():
 
 # --- the LLM route, against a real local HTTP server -------------------------------------------
 
-@pytest.fixture
-def fake():
-    """Factory for FakeOpenAI servers (tests/judge/server.py), all closed after the test."""
-    made = []
-
-    def make(**kw) -> FakeOpenAI:
-        made.append(FakeOpenAI(**kw))
-        return made[-1]
-
-    yield make
-    for s in made:
-        s.close()
-
-
 def client_for(url: str) -> AsyncChatClient:
     return AsyncChatClient(EndpointConfig(base_url=url, model="m", timeout_s=5, max_retries=1,
                                           backoff_s=0.01))
