@@ -80,7 +80,8 @@ class Control:
     errors: int = 0  # uncaught errors its input raised
     baseline_verdict: str = ""
     twin_verdict: str = ""
-    drag: bool = False  # the page listens for press + move on it: a drag is tried after the click
+    drag: bool = False  # the page listens for a press on it: a drag is tried after the click
+    hears: bool = False  # a click or press listener on it, an ancestor, or the document
 
 
 @dataclass
@@ -306,8 +307,9 @@ def _tokens(drained: dict) -> set[str]:
 
 
 class _Probe:
-    def __init__(self, pool: BrowserPool, html: str, cfg: ProbeConfig, request: str = ""):
+    def __init__(self, pool: BrowserPool, html: str, cfg: ProbeConfig, request: str = "", motion: bool = True):
         self.pool, self.html, self.cfg, self.request = pool, html, cfg, request or ""
+        self.motion = motion  # measure motion after the inputs (the request asks for animation)
         self.result = ProbeResult(method=cfg.method)
         self.history: list[tuple[int, _Action]] = []
         self.instrument = _INSTRUMENT.replace("__SEED__", str(int(cfg.seed))).replace("__FRAME_MS__", str(int(cfg.frame_ms))) + "\n" + _PAGE_JS
@@ -419,8 +421,8 @@ class _Probe:
             r.screenshot = first
         r.viewport["desktop"] = await a.call("viewport")
         found = await a.call("discover")
-        controls = [Control(c["index"], c["kind"], c["tag"], c["label"], c["status"], c["reason"], drag=c.get("drag", False))
-                    for c in found["controls"]]
+        controls = [Control(c["index"], c["kind"], c["tag"], c["label"], c["status"], c["reason"], drag=c.get("drag", False),
+                            hears=c.get("hears", False)) for c in found["controls"]]
         # keys: one pseudo-control, held across frames (focused on the listening element if only it
         # listens): first the keys the handlers compare against, then the usual game keys
         self.key_values = [k for k in dict.fromkeys(map(key_name, found["keyValues"])) if k]
@@ -497,7 +499,7 @@ class _Probe:
                 r.outcome, r.reason = "page_crashed", f"the tab crashed after input on {c.kind} {c.label!r}"
                 return
         r.method = ("twin" if b is not None or not static else "idle-state") if use_twin else "baseline"
-        if not r.budget_exhausted:  # still moving on its own? (started by a button or a timer; or frozen by an error)
+        if self.motion and not r.budget_exhausted:  # still moving on its own? (started by a button or a timer; or frozen by an error)
             if not r.animates:  # let the inertia of the last input (a drag's damping, a transition) die down first
                 await a.run(cfg.idle_ms)
             s1 = await a.snapshot()
@@ -577,7 +579,8 @@ class _Probe:
         elif c.kind == "canvas":
             x0, y0, w, h = box
             steps = [("tap", "canvas-points", x0 + fx * w, y0 + fy * h) for fx, fy in ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))]
-            shapes = await a.call("shapeTargets", c.index, cfg.canvas_shapes) if cfg.canvas_shapes else []
+            # drawn shapes are worth clicking only where something listens for the click
+            shapes = await a.call("shapeTargets", c.index, cfg.canvas_shapes) if cfg.canvas_shapes and c.hears else []
             steps += [("tap", "canvas-shapes", sx, sy) for sx, sy in shapes]
             steps += drag
         else:
@@ -654,12 +657,14 @@ def screen_fill(png: bytes) -> float:
     return round(float((np.abs(cells - mode).max(axis=1) > 1).mean()), 4)
 
 
-async def probe_html(pool: BrowserPool, html: str, cfg: ProbeConfig | None = None, request: str = "") -> ProbeResult:
+async def probe_html(pool: BrowserPool, html: str, cfg: ProbeConfig | None = None, request: str = "",
+                     motion: bool = True) -> ProbeResult:
     """Probe one page; never raises for anything the page does. `request` orders the controls
-    (those it names are driven first)."""
+    (those it names are driven first); `motion` measures whether the page still moves on its own
+    after the inputs (needed when the request asks for animation; costs an idle stretch)."""
     cfg = cfg or ProbeConfig()
     t0 = time.perf_counter()
-    probe = _Probe(pool, html, cfg, request)
+    probe = _Probe(pool, html, cfg, request, motion)
     try:
         result = await probe.run()
     except Exception as e:  # classify: the page's fault or ours

@@ -108,7 +108,7 @@
         else if (!visible(el)) { status = 'not_operable'; reason = 'not visible'; }
         this.controls.push(el);
         out.push({ index: this.controls.length - 1, kind, status, reason, tag: el.tagName.toLowerCase(), label: labelOf(el),
-                   drag: kind !== 'text' && kind !== 'select' && draggable(el) });
+                   drag: kind !== 'text' && kind !== 'select' && draggable(el), hears: G.clickTargets.includes(el) || delegated(el) || draggable(el) });
       }
       const keys = [...G.keyTargets];
       // keys heard only by an element: the keyboard pseudo-control focuses that element first

@@ -29,7 +29,7 @@ def record(name: str, result, s) -> dict:
         "fill": result.fill, "errors": result.errors[:3], "error_count": result.error_count, "load_errors": result.load_errors,
         "blocked_resources": res.get("blocked", []), "mirrored_resources": res.get("mirrored", []),
         "terms": s.terms, "weights_used": s.weights_used,
-        "controls": [{k: v for k, v in asdict(c).items() if v not in ("", None) and (v or k not in ("drag", "errors"))}
+        "controls": [{k: v for k, v in asdict(c).items() if v not in ("", None) and (v or k not in ("drag", "hears", "errors"))}
                      for c in result.controls],
     }
 
@@ -81,10 +81,10 @@ async def probe_stream(items: Iterable[tuple[str, str]], workers: int = 1, cfg: 
         request = (requests or {}).get(name) or ""
         expects = expects_from_request(request)
         async with sem:
-            result = await probe_html(pool, html, cfg, request)
+            result = await probe_html(pool, html, cfg, request, motion=expects.animation)
             if result.outcome == "harness_error":  # the harness's fault: one retry on a fresh context
                 log.warning("probe: retrying %s after a harness error: %s", name, result.reason)
-                result = await probe_html(pool, html, cfg, request)
+                result = await probe_html(pool, html, cfg, request, motion=expects.animation)
             s = score(result, expects, weights=weights, settings=terms)
             if judge is not None and s.reward is not None and not s.hard_fail:  # the gate first: no judge call for a dead page
                 jterms, why = await judge_terms(judge, result, request)
