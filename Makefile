@@ -23,3 +23,4 @@ bench: setup      ## benchmarks named in the issues (results in docs/benchmarks.
 	python benchmarks/mine_speed.py
 	python benchmarks/probe_real.py
 	python benchmarks/probe_stability.py
+	python benchmarks/scoring_service.py

@@ -14,7 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from cogevol.probe.core import ProbeConfig  # noqa: E402
-from cogevol.probe.runner import probe_all  # noqa: E402
+from cogevol.scoring import ScoringSettings  # noqa: E402
+from cogevol.scoring.local import score_pages  # noqa: E402
 
 CORPUS = ROOT / "tests" / "probe" / "corpus"
 
@@ -22,8 +23,8 @@ CORPUS = ROOT / "tests" / "probe" / "corpus"
 def main() -> None:
     labels = json.loads((CORPUS / "labels.json").read_text())
     items = [(n, (CORPUS / n).read_text()) for n in labels]
-    runs = {"twin (idle pages: own pre-input state)": asyncio.run(probe_all(items, workers=1)),
-            "twin (always a lockstep copy)": asyncio.run(probe_all(items, workers=1, cfg=ProbeConfig(idle_shortcut=False)))}
+    runs = {"twin (idle pages: own pre-input state)": asyncio.run(score_pages(items)),
+            "twin (always a lockstep copy)": asyncio.run(score_pages(items, ScoringSettings(probe=ProbeConfig(idle_shortcut=False))))}
     out = {}
     for name, method, rows in [(n, "twin", r) for n, r in runs.items()] + [("baseline (quiet-window subtraction)", "baseline", runs["twin (always a lockstep copy)"])]:
         key = f"{method}_verdict"

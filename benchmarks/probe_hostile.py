@@ -19,7 +19,8 @@ import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from cogevol.probe.runner import probe_all  # noqa: E402
+from cogevol.scoring import ScoringSettings  # noqa: E402
+from cogevol.scoring.local import score_pages  # noqa: E402
 
 BTN = "<h1>Game</h1><button id=b>Play</button><p id=o>ready</p>"
 HOSTILE = {
@@ -61,7 +62,7 @@ def main() -> None:
         items.append((f"{k:03d}-{kind}", HOSTILE[kind] + f"<!-- {rng.random()} -->"))
     before = chromium_count()
     t = time.perf_counter()
-    rows = asyncio.run(probe_all(items, workers=a.workers))
+    rows = asyncio.run(score_pages(items, ScoringSettings(workers=a.workers)))
     wall = time.perf_counter() - t
     time.sleep(1)
     after = chromium_count()

@@ -24,8 +24,8 @@ import numpy as np
 from cogevol.config import load_params
 from cogevol.evaluate.page_agreement import ablation, agreement_report, load_labels, merge
 from cogevol.logs import setup_logging
-from cogevol.probe.runner import probe_stream, settings_from_params
 from cogevol.progress import Progress
+from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.tracking import stage_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,9 +38,10 @@ async def probe_corpus(labels: list[dict], workers: int, params: dict) -> dict[s
     requests = {lab["file"]: lab["request"] for lab in labels}
     progress = Progress("probe_real: pages", total=len(items), unit="pages")
     out = {}
-    async for rec in probe_stream(items, requests=requests, **settings_from_params(params.get("probe"), workers)):
-        out[rec["path"]] = rec
-        progress.update(1)
+    async with Scorers(ScoringSettings.from_params({"probe": params.get("probe")}, workers)) as scorers:
+        async for k, score in scorers.stream([ScoreItem("html", html, requests[name], raw=True) for name, html in items]):
+            out[items[k][0]] = {"path": items[k][0], **score.details}
+            progress.update(1)
     progress.done()
     return out
 

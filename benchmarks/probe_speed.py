@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from cogevol.browser.pool import BrowserConfig, BrowserPool  # noqa: E402
 from cogevol.probe.core import probe_html  # noqa: E402
-from cogevol.probe.runner import probe_all  # noqa: E402
+from cogevol.scoring import ScoringSettings  # noqa: E402
+from cogevol.scoring.local import score_pages  # noqa: E402
 
 CORPUS = ROOT / "tests" / "probe" / "corpus"
 
@@ -42,7 +43,7 @@ def main() -> None:
     res = {"machine": f"{os.cpu_count()} cores", "pages": len(items), "runs": {}}
     for w in a.workers:
         t = time.perf_counter()
-        rows = asyncio.run(probe_all(items, workers=w))
+        rows = asyncio.run(score_pages(items, ScoringSettings(workers=w)))
         wall = time.perf_counter() - t
         secs = [r["seconds"] for r in rows]
         res["runs"][str(w)] = {"wall_s": round(wall, 1), "pages_per_s": round(len(items) / wall, 2),

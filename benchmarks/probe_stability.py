@@ -21,7 +21,8 @@ from pathlib import Path
 from cogevol.config import load_params
 from cogevol.evaluate.page_agreement import load_labels
 from cogevol.logs import setup_logging
-from cogevol.probe.runner import probe_all, settings_from_params
+from cogevol.scoring import ScoringSettings
+from cogevol.scoring.local import score_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "data" / "probe_real"
@@ -47,10 +48,10 @@ def pick_pages(n: int) -> list[dict]:
 
 def score_repeatedly(pages: list[dict], repeats: int, params: dict) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {p["file"]: [] for p in pages}
-    kw = settings_from_params(params.get("probe"), 1)
+    settings = ScoringSettings.from_params({"probe": params.get("probe")}, 1)
     items = [(p["file"], (CORPUS / p["file"]).read_text(encoding="utf-8", errors="replace")) for p in pages]
     for _ in range(repeats):
-        for r in asyncio.run(probe_all(items, requests={p["file"]: p["request"] for p in pages}, **kw)):
+        for r in asyncio.run(score_pages(items, settings, requests={p["file"]: p["request"] for p in pages})):
             out[r["path"]].append({"hard_fail": r["hard_fail"], "reward": r["reward"], "seconds": r["seconds"],
                                    "skipped": r["controls_skipped"], "outcome": r["outcome"]})
     return out

@@ -80,82 +80,75 @@ def _all_params(path: str | None) -> dict:
     return {}
 
 
-def _cli_judge(all_params: dict, url: str | None, model: str | None):
-    """A VisionJudge from params' judge group: enabled by --judge-url, or by judge.enabled."""
-    judge = dict(all_params.get("judge") or {})
-    if url:
-        judge.update(enabled=True, base_url=url, **({"model": model} if model else {}))
-    if not judge.get("enabled"):
-        return None
-    from cogevol.judge.vlm import VisionJudge, from_params
-
-    return VisionJudge(from_params(judge))
+def _with_judge(params: dict, url: str | None, model: str | None) -> dict:
+    """params with the judge group enabled by --judge-url (else judge.enabled decides)."""
+    if not url:
+        return params
+    judge = {**(params.get("judge") or {}), "enabled": True, "base_url": url, **({"model": model} if model else {})}
+    return {**params, "judge": judge}
 
 
-def _cmd_probe(a: argparse.Namespace) -> int:
+def _score_files(items: list[tuple[str, str]], modality: str, params: dict, request: str, settings_kw: dict,
+                 workers: int | None = None, on_score=None) -> None:
+    """Score files in process and hand each (path, Score) to `on_score` as it finishes."""
     import asyncio
     from dataclasses import replace
 
-    from cogevol.probe.runner import probe_stream, settings_from_params
+    from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
+
+    settings = replace(ScoringSettings.from_params(params, workers), **settings_kw)
+    batch = [ScoreItem(modality, text, request, raw=True) for _, text in items]
+
+    async def run() -> None:
+        async with Scorers(settings) as scorers:
+            async for k, score in scorers.stream(batch):
+                on_score(items[k][0], score)
+
+    asyncio.run(run())
+
+
+def _cmd_probe(a: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from cogevol.probe.core import ProbeConfig
 
     items = _read_files("probe", a.paths)
     if items is None:
         return 2
-    all_params = _all_params(a.params)
-    kw = settings_from_params(all_params.get("probe"), a.workers)
-    kw["cfg"] = replace(kw["cfg"], **({"method": a.method} if a.method else {}),
-                        **({"page_timeout_s": a.page_timeout} if a.page_timeout else {}))
+    params = _with_judge(_all_params(a.params), a.judge_url, a.judge_model)
+    probe = ProbeConfig(**(params.get("probe") or {}).get("probe", {}))
+    probe = replace(probe, **({"method": a.method} if a.method else {}),
+                    **({"page_timeout_s": a.page_timeout} if a.page_timeout else {}))
 
-    async def run() -> None:
-        judge = _cli_judge(all_params, a.judge_url, a.judge_model)
-        try:
-            async for rec in probe_stream(items, judge=judge, requests={p: a.request or "" for p, _ in items}, **kw):
-                if not a.details:
-                    rec.pop("controls", None)
-                print(json.dumps(rec, ensure_ascii=False), flush=True)
-        finally:
-            if judge is not None:
-                await judge.aclose()
+    def show(path: str, score) -> None:
+        rec = {"path": path, **score.details}
+        if not a.details:
+            rec.pop("controls", None)
+        print(json.dumps(rec, ensure_ascii=False), flush=True)
 
-    asyncio.run(run())
+    _score_files(items, "html", params, a.request or "", {"probe": probe}, a.workers, show)
     return 0
 
 
 def _cmd_slide_score(a: argparse.Namespace) -> int:
-    import asyncio
-
-    from cogevol.browser.pool import BrowserPool
-    from cogevol.rewards.slide import SlideScorer, settings
-
     items = _read_files("slide-score", a.paths)
     if items is None:
         return 2
-    params = _all_params(a.params)
-    kw = settings(params.get("slides") or {})
-    if a.normalise:
-        kw["normalise_schema"] = True
+    params = _with_judge(_all_params(a.params), a.judge_url, a.judge_model)
     png_dir = Path(a.png_dir) if a.png_dir else None
     if png_dir:
         png_dir.mkdir(parents=True, exist_ok=True)
+    slides = dict(params.get("slides") or {}, **({"normalise": True} if a.normalise else {}))
+    params = {**params, "slides": slides}
 
-    async def run() -> None:
-        judge = _cli_judge(params, a.judge_url, a.judge_model)
-        async with BrowserPool() as pool:
-            scorer = SlideScorer(pool, judge=judge, screenshots=png_dir is not None, **kw)
-            try:
-                for name, text in items:
-                    s = await scorer.score(text, a.request or "")
-                    rec = {"path": name, **s.record()}
-                    rec["reward"] = rec["reward"] or 0.0  # a harness error scores 0 here, with its reason
-                    for k, png in enumerate(s.pngs):
-                        (png_dir / f"{Path(name).stem}.slide{k + 1}.png").write_bytes(png)
-                    print(json.dumps(rec, ensure_ascii=False), flush=True)
-            finally:
-                await scorer.close()
-                if judge is not None:
-                    await judge.aclose()
+    def show(path: str, score) -> None:
+        rec = {"path": path, **score.details}
+        rec["reward"] = rec["reward"] or 0.0  # a harness error scores 0 here, with its reason
+        for k, png in enumerate(score.images if png_dir else []):
+            (png_dir / f"{Path(path).stem}.slide{k + 1}.png").write_bytes(png)
+        print(json.dumps(rec, ensure_ascii=False), flush=True)
 
-    asyncio.run(run())
+    _score_files(items, "slide", params, a.request or "", {"screenshots": png_dir is not None}, 1, show)
     return 0
 
 
@@ -180,6 +173,17 @@ def _cmd_agreement(a: argparse.Namespace) -> int:
             corr = Correlation(c["name"], c["n"], c["spearman"], tuple(c["spearman_ci"]), c["kendall"], tuple(c["kendall_ci"]))
             scatter_figure(c["name"], points[c["name"]], corr).savefig(out / f"{c['name']}.png", dpi=110)
     print(json.dumps(report, ensure_ascii=False))
+    return 0
+
+
+def _cmd_serve(a: argparse.Namespace) -> int:
+    from cogevol.scoring.service import serve
+
+    try:
+        serve(_all_params(a.params), a.host, a.port, a.workers)
+    except (KeyError, ValueError) as e:  # a bad scoring group in params
+        print(f"cogevol serve: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -252,6 +256,13 @@ def build_parser() -> argparse.ArgumentParser:
     ag.add_argument("--workers", type=int, default=None, help="probe workers when scoring pages (default: params.yaml probe.workers)")
     ag.add_argument("--params", default=None, help="params.yaml whose probe and slides groups configure the rewards")
     ag.set_defaults(fn=_cmd_agreement)
+
+    sv = sub.add_parser("serve", help="the rewards as an HTTP service: /score, /get_reward (OpenRLHF), /health, /metrics")
+    sv.add_argument("--params", default=None, help="params.yaml whose probe, slides, judge and scoring groups configure it")
+    sv.add_argument("--host", default=None, help="default: scoring.serve.host (127.0.0.1)")
+    sv.add_argument("--port", type=int, default=None, help="default: scoring.serve.port (8700)")
+    sv.add_argument("--workers", type=int, default=None, help="pages in flight, one Chromium each (default: probe.workers)")
+    sv.set_defaults(fn=_cmd_serve)
 
     t = sub.add_parser("traffic", help="write the seeded sample of production traffic")
     t.add_argument("--out", required=True)

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+from dataclasses import MISSING, fields, is_dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import yaml
+
+T = TypeVar("T")
 
 
 def load_params(path: str | Path | None = None) -> dict:
@@ -20,3 +24,20 @@ def stage_params(stage: str, path: str | Path | None = None) -> dict:
     if stage not in params:
         raise KeyError(f"params.yaml has no '{stage}' group")
     return params[stage] or {}
+
+
+def from_dict(cls: type[T], data: dict[str, Any] | None) -> T:
+    """Build dataclass `cls` from a params group, strictly: an unknown key (a typo) raises instead of
+    silently running with a default. Nested dataclass fields accept dicts."""
+    data = dict(data or {})
+    known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise KeyError(f"{cls.__name__}: unknown key(s) {unknown}; known: {sorted(known)}")
+    kwargs = {}
+    for name, value in data.items():
+        factory = known[name].default_factory
+        if isinstance(value, dict) and factory is not MISSING and is_dataclass(default := factory()):
+            value = from_dict(type(default), value)
+        kwargs[name] = value
+    return cls(**kwargs)

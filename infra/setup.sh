@@ -40,6 +40,11 @@ fi
 if ! fc-list :lang=zh 2>/dev/null | grep -q .; then
   apt_pkgs+=(fonts-wqy-zenhei)
 fi
+# The Ray cluster test runs in a private network namespace (`unshare -n`, then `ip link set lo up`):
+# Ray's servers listen on every interface, and the namespace keeps the test cluster off the network.
+if ! command -v ip >/dev/null 2>&1; then
+  apt_pkgs+=(iproute2)
+fi
 if (( ${#apt_pkgs[@]} )); then
   if [[ $(id -u) -eq 0 ]]; then
     echo "[setup] installing from Debian: ${apt_pkgs[*]}"

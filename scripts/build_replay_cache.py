@@ -3233,7 +3233,7 @@ def build(only: set[str] | None = None) -> list[dict]:
 def artifact(rec: dict) -> str:
     """What distill executes: the HTML document, or the slide answer as written."""
     if rec["modality"] == "html":
-        from cogevol.rewards.trl import extract_html
+        from cogevol.scoring.extract import extract_html
 
         return extract_html(rec["response"]) or ""
     return rec["response"]

@@ -9,13 +9,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import stage_args, start, write_csv, write_metrics  # noqa: E402
 
-from cogevol.browser.pool import BrowserConfig  # noqa: E402
 from cogevol.config import load_params  # noqa: E402
 from cogevol.distill.pipeline import DistillConfig, distill, load_prompts, summarise, write_outputs  # noqa: E402
 from cogevol.plots import histogram  # noqa: E402
-from cogevol.probe.core import ProbeConfig  # noqa: E402
-from cogevol.rewards.html import TermSettings  # noqa: E402
-from cogevol.rewards.slide import settings  # noqa: E402
+from cogevol.scoring import Scorers  # noqa: E402
 from cogevol.tracking import stage_run  # noqa: E402
 
 
@@ -38,19 +35,10 @@ def main() -> None:
     allp = load_params()
     cfg = DistillConfig.from_params(params)
     probe = allp.get("probe", {})
-    workers = int(probe.get("workers", 1))
-    judge = None
-    if (allp.get("judge") or {}).get("enabled"):
-        from cogevol.judge.vlm import VisionJudge, from_params
-
-        judge = VisionJudge(from_params(allp["judge"]))
     prompts_path, failures_path = (a.input + [None])[:2]
     with stage_run("distill", {**params, "probe": probe, "slides": allp.get("slides", {})}) as run:
         prompts = load_prompts(prompts_path, failures_path)
-        items, kept, chosen = asyncio.run(distill(
-            prompts, cfg, ProbeConfig(**probe.get("probe", {})),
-            BrowserConfig(**{**probe.get("browser", {}), "instances": max(1, workers)}), workers,
-            probe.get("weights"), settings(allp.get("slides") or {}), judge, terms=TermSettings(**probe.get("terms", {}))))
+        items, kept, chosen = asyncio.run(distill(prompts, cfg, Scorers.from_params(allp)))
         write_outputs(a.out, items, kept)
         metrics = summarise(items, kept, chosen)
         write_metrics(a.metrics, metrics)

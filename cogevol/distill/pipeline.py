@@ -19,14 +19,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cogevol.browser.pool import BrowserConfig, BrowserPool
 from cogevol.distill.teacher import NOT_IN_REPLAY, Candidate, TeacherConfig, make_teacher
-from cogevol.probe.core import ProbeConfig
-from cogevol.probe.runner import probe_stream
 from cogevol.progress import Progress
 from cogevol.prompts import system_prompt
-from cogevol.rewards.slide import SlideScorer
-from cogevol.rewards.trl import extract_html
+from cogevol.scoring.extract import extract_html
+from cogevol.scoring.types import Score, ScoreItem
 from cogevol.slides.contract import ContractError, extract_json
 
 log = logging.getLogger(__name__)
@@ -151,47 +148,38 @@ async def gather_candidates(prompts: list[Prompt], teachers: list) -> list[Score
     return out
 
 
-async def execute(items: list[Scored], cfg: DistillConfig, pool: BrowserPool, probe_cfg: ProbeConfig,
-                  workers: int, weights: dict | None, scorer: SlideScorer, terms=None) -> None:
-    """Run every extracted artifact and decide admission in place."""
-    html = {f"{k}": s for k, s in enumerate(items) if s.artifact and s.prompt.modality == "html"}
-    slides = [s for s in items if s.artifact and s.prompt.modality == "slide"]
-    progress = Progress("distill: executed candidates", total=len(html) + len(slides), unit="candidates")
-
-    async def run_html() -> None:
-        async for r in probe_stream(((k, s.artifact) for k, s in html.items()), workers=workers, cfg=probe_cfg,
-                                    pool=pool, weights=weights, judge=scorer.judge,
-                                    requests={k: s.prompt.request for k, s in html.items()}, terms=terms):
-            s = html[r["path"]]
-            s.details = {"hard_fail": r["hard_fail"], "rendered_ok": r["rendered_ok"], "terms": r["terms"],
-                         "controls_live": r["controls_live"], "controls_operable": r["controls_operable"]}
-            if r["harness_error"]:
-                s.reason = f"harness error: {r['harness_error']}"
-            elif r["hard_fail"]:
-                s.score, s.reason = 0.0, f"hard fail: {r['reason']}"
-            else:
-                s.score = r["reward"]
-                s.admitted = r["reward"] >= cfg.html_min_reward
-                s.reason = r["reason"] if s.admitted else f"reward {r['reward']:.2f} < {cfg.html_min_reward}: {r['reason']}"
-            progress.update()
-
-    async def run_slides() -> None:
-        for s in slides:
-            r = await scorer.score(s.artifact, s.prompt.request)
-            s.details = {"valid": r.valid, "rule_score": r.rule_score, "vlm_score": r.vlm_score, "rules": r.rules,
-                         "violations": r.violations[:10]}
-            if r.harness_error:
-                s.reason = f"harness error: {r.harness_error}"
-            elif not r.valid:
-                s.score, s.reason = 0.0, r.reason
-            else:
-                s.score = r.score
-                s.admitted = r.score >= cfg.slide_min_score
-                s.reason = r.reason if s.admitted else f"score {r.score:.2f} < {cfg.slide_min_score}: {r.reason}"
-            progress.update()
-
-    await asyncio.gather(run_html(), run_slides())
+async def execute(items: list[Scored], cfg: DistillConfig, scorers) -> None:
+    """Run every extracted artifact on `scorers` (cogevol.scoring: any backend) and decide
+    admission in place."""
+    todo = [s for s in items if s.artifact]
+    progress = Progress("distill: executed candidates", total=len(todo), unit="candidates")
+    batch = [ScoreItem(s.prompt.modality, s.artifact, s.prompt.request, raw=True) for s in todo]
+    async for k, score in scorers.stream(batch):
+        admit(todo[k], score, cfg)
+        progress.update()
     progress.done()
+
+
+def admit(s: Scored, score: Score, cfg: DistillConfig) -> None:
+    """Decide one candidate from its Score: a harness error is nobody's verdict, a failed gate
+    scores 0, a pass is admitted at the modality's threshold (HTML reward 0..1, slides 0-5)."""
+    d = score.details
+    if s.prompt.modality == "html":
+        s.details = {k: d.get(k) for k in ("hard_fail", "rendered_ok", "terms", "controls_live", "controls_operable")}
+        value, threshold = score.reward, cfg.html_min_reward
+    else:
+        s.details = {k: d.get(k) for k in ("valid", "rule_score", "vlm_score", "rules")} | {"violations": (d.get("violations") or [])[:10]}
+        value, threshold = d.get("score"), cfg.slide_min_score
+    if score.gate == "none":
+        s.reason = f"harness error: {score.harness_error or score.reason}"
+    elif score.gate == "fail":
+        s.score = 0.0
+        html_unmarked = s.prompt.modality == "html" and not score.reason.startswith("hard fail")
+        s.reason = f"hard fail: {score.reason}" if html_unmarked else score.reason
+    else:
+        s.score = value
+        s.admitted = value >= threshold
+        s.reason = score.reason if s.admitted else f"{'reward' if s.prompt.modality == 'html' else 'score'} {value:.2f} < {threshold}: {score.reason}"
 
 
 def keep_best(items: list[Scored], keep: int) -> list[Scored]:
@@ -266,14 +254,10 @@ def _reason_class(reason: str) -> str:
     return reason.split(":")[0][:40]
 
 
-async def distill(prompts: list[Prompt], cfg: DistillConfig, probe_cfg: ProbeConfig | None = None,
-                  browser: BrowserConfig | None = None, workers: int = 1, weights: dict | None = None,
-                  slide_kw: dict | None = None, judge=None, teachers: list | None = None,
-                  terms=None) -> tuple[list[Scored], list[Scored], list[Prompt]]:
-    """Select prompts, ask the teachers, execute, admit. Returns (all candidates, kept, prompts).
-
-    Closes the teachers and the judge (a VisionJudge or None) when done.
-    """
+async def distill(prompts: list[Prompt], cfg: DistillConfig, scorers,
+                  teachers: list | None = None) -> tuple[list[Scored], list[Scored], list[Prompt]]:
+    """Select prompts, ask the teachers, execute on `scorers` (cogevol.scoring.Scorers.from_params),
+    admit. Returns (all candidates, kept, prompts). Closes the teachers and the scorers."""
     teachers = teachers or [make_teacher(t) for t in cfg.teachers]
     if not teachers:
         raise ValueError("distill: no teachers configured (params.yaml distill.teachers)")
@@ -288,14 +272,8 @@ async def distill(prompts: list[Prompt], cfg: DistillConfig, probe_cfg: ProbeCon
     finally:
         for t in teachers:
             await t.aclose()
-    async with BrowserPool(browser or BrowserConfig(instances=max(1, workers))) as pool:
-        scorer = SlideScorer(pool, judge=judge, **(slide_kw or {}))
-        try:
-            await execute(items, cfg, pool, probe_cfg or ProbeConfig(), workers, weights, scorer, terms)
-        finally:
-            await scorer.close()
-            if judge is not None:
-                await judge.aclose()
+    async with scorers:
+        await execute(items, cfg, scorers)
     kept = keep_best(items, cfg.keep_per_prompt)
     return items, kept, chosen
 

@@ -90,31 +90,17 @@ def components(kind: str, rec: dict) -> dict[str, float | None]:
 
 async def score_artifacts(items: dict[str, dict], root: Path, params: dict | None = None) -> dict[str, dict]:
     """Score every rated artifact with the training rewards (probe for HTML, rules for slides),
-    configured by params.yaml's `probe` and `slides` groups when given."""
-    from cogevol.browser.pool import BrowserConfig, BrowserPool
-    from cogevol.probe.core import ProbeConfig
-    from cogevol.probe.runner import probe_all
-    from cogevol.rewards.html import TermSettings
-    from cogevol.rewards.slide import SlideScorer, settings
+    configured by params.yaml's `probe` and `slides` groups when given; the judge is left out
+    (its terms are correlated on their own)."""
+    from cogevol.scoring import Scorers
+    from cogevol.scoring.types import ScoreItem
 
-    params = params or {}
-    probe = params.get("probe") or {}
-    workers = int(probe.get("workers", 1))
-    out = {}
-    async with BrowserPool(BrowserConfig(**{**probe.get("browser", {}), "instances": max(1, workers)})) as pool:
-        html = [(a, (root / a).read_text(encoding="utf-8", errors="replace")) for a, v in items.items() if v["kind"] == "html"]
-        for r in await probe_all(html, workers=workers, pool=pool, cfg=ProbeConfig(**probe.get("probe", {})),
-                                 weights=probe.get("weights"), terms=TermSettings(**probe.get("terms", {})),
-                                 requests={a: v.get("request", "") for a, v in items.items()}):
-            out[r["path"]] = r
-        scorer = SlideScorer(pool, **settings(params.get("slides") or {}))
-        try:
-            for a, v in items.items():
-                if v["kind"] == "slide":
-                    out[a] = (await scorer.score((root / a).read_text(encoding="utf-8", errors="replace"))).record()
-        finally:
-            await scorer.close()
-    return out
+    params = {k: v for k, v in (params or {}).items() if k != "judge"}
+    names = list(items)
+    batch = [ScoreItem(items[a]["kind"], (root / a).read_text(encoding="utf-8", errors="replace"),
+                       items[a].get("request", ""), raw=True) for a in names]
+    async with Scorers.from_params(params) as scorers:
+        return {a: s.details for a, s in zip(names, await scorers.score(batch))}
 
 
 def agreement(items: dict[str, dict], scores: dict[str, dict], resamples: int = 1000,

@@ -13,12 +13,8 @@ import asyncio
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from cogevol.browser.pool import BrowserConfig, BrowserPool
 from cogevol.evaluate.suites import SuiteItem
-from cogevol.probe.core import ProbeConfig
-from cogevol.probe.runner import probe_all
-from cogevol.rewards.slide import SlideScorer
-from cogevol.rewards.trl import extract_html
+from cogevol.scoring.types import Score, ScoreItem
 
 
 @dataclass
@@ -39,37 +35,31 @@ class ItemResult:
                 "valid": self.valid, "reason": self.reason, **self.details}
 
 
-async def score_outputs(system: str, items: list[SuiteItem], outputs: list[str | None], pool: BrowserPool,
-                        scorer: SlideScorer, probe_cfg: ProbeConfig | None = None, workers: int = 1,
-                        weights: dict | None = None, terms=None) -> list[ItemResult]:
-    results: list[ItemResult | None] = [None] * len(items)
-    pages = []
-    for k, (item, out) in enumerate(zip(items, outputs)):
-        if out is None:
+def item_result(system: str, item: SuiteItem, score: Score) -> ItemResult:
+    """An evaluation row from a Score: an HTML answer that failed the gate (or holds no page) is a
+    hard fail; one that did not render, a render failure; a deck that breaks the contract or did
+    not render, a render failure. No verdict (a harness error) scores 0 here, with its reason."""
+    d = score.details
+    if item.kind == "html":
+        return ItemResult(system, item, float(score.reward or 0.0), hard_fail=score.gate == "fail",
+                          render_failure=not d.get("rendered_ok"), reason=score.reason,
+                          details={"terms": score.terms, "controls_live": d.get("controls_live"),
+                                   "controls_operable": d.get("controls_operable")})
+    return ItemResult(system, item, float(score.reward or 0.0), valid=d.get("valid"),
+                      render_failure=not d.get("valid") or bool(score.harness_error), reason=score.reason,
+                      details={"rule_score": d.get("rule_score"), "vlm_score": d.get("vlm_score")})
+
+
+async def score_outputs(system: str, items: list[SuiteItem], outputs: list[str | None], scorers) -> list[ItemResult]:
+    """Score one system's answers on `scorers` (cogevol.scoring: any backend), in item order."""
+    answered = [k for k, out in enumerate(outputs) if out is not None]
+    scores = await scorers.score([ScoreItem(items[k].kind, outputs[k], items[k].prompt) for k in answered])
+    results = dict(zip(answered, (item_result(system, items[k], s) for k, s in zip(answered, scores))))
+    for k, item in enumerate(items):
+        if k not in results:
             results[k] = ItemResult(system, item, 0.0, hard_fail=item.kind == "html", render_failure=True,
                                     valid=False if item.kind == "slide" else None, reason="no answer from the endpoint")
-        elif item.kind == "html":
-            doc = extract_html(out)
-            if doc is None:
-                results[k] = ItemResult(system, item, 0.0, hard_fail=True, render_failure=True,
-                                        reason="no HTML document in the answer")
-            else:
-                pages.append((str(k), doc))
-    requests = {k: items[int(k)].prompt for k, _ in pages}
-    for r in await probe_all(pages, workers=workers, cfg=probe_cfg, pool=pool, weights=weights, judge=scorer.judge,
-                             requests=requests, terms=terms):
-        k = int(r["path"])
-        results[k] = ItemResult(system, items[k], float(r["reward"]), hard_fail=r["hard_fail"],
-                                render_failure=not r["rendered_ok"], reason=r["reason"],
-                                details={"terms": r["terms"], "controls_live": r["controls_live"],
-                                         "controls_operable": r["controls_operable"]})
-    for k, (item, out) in enumerate(zip(items, outputs)):
-        if item.kind == "slide" and out is not None:
-            s = await scorer.score(out, item.prompt)
-            results[k] = ItemResult(system, item, float(s.reward or 0.0), valid=s.valid,
-                                    render_failure=not s.valid or bool(s.harness_error), reason=s.reason,
-                                    details={"rule_score": s.rule_score, "vlm_score": s.vlm_score})
-    return [r for r in results if r is not None]
+    return [results[k] for k in range(len(items))]
 
 
 def summarise(results: list[ItemResult]) -> dict:
@@ -115,22 +105,14 @@ def _fmt(v: float | None) -> str:
     return "-" if v is None else f"{v:.1f}"
 
 
-async def score_all(per_system: dict[str, tuple[list[SuiteItem], list[str | None]]], workers: int = 1,
-                    probe_cfg: ProbeConfig | None = None, browser: BrowserConfig | None = None,
-                    weights: dict | None = None, slide_kw: dict | None = None, judge=None, terms=None) -> list[ItemResult]:
-    """Score every system's outputs on one browser pool."""
+async def score_all(per_system: dict[str, tuple[list[SuiteItem], list[str | None]]], scorers) -> list[ItemResult]:
+    """Score every system's outputs on one set of scorers, closed at the end."""
     out: list[ItemResult] = []
-    async with BrowserPool(browser or BrowserConfig(instances=max(1, workers))) as pool:
-        scorer = SlideScorer(pool, judge=judge, **(slide_kw or {}))
-        try:
-            for system, (items, outputs) in per_system.items():
-                out += await score_outputs(system, items, outputs, pool, scorer, probe_cfg, workers, weights, terms)
-        finally:
-            await scorer.close()
-            if judge is not None:
-                await judge.aclose()
+    async with scorers:
+        for system, (items, outputs) in per_system.items():
+            out += await score_outputs(system, items, outputs, scorers)
     return out
 
 
-def run_scoring(per_system, **kw) -> list[ItemResult]:
-    return asyncio.run(score_all(per_system, **kw))
+def run_scoring(per_system, scorers) -> list[ItemResult]:
+    return asyncio.run(score_all(per_system, scorers))

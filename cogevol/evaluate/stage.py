@@ -65,27 +65,13 @@ def generate_all(cfg: EvalConfig, items: list[SuiteItem], model_params: dict) ->
 
 def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> dict:
     """Generate, score and write reports/eval; returns the metrics (also logged to `run`)."""
-    from cogevol.browser.pool import BrowserConfig
-    from cogevol.probe.core import ProbeConfig
-    from cogevol.rewards.html import TermSettings
-    from cogevol.rewards.slide import settings
+    from cogevol.scoring import Scorers
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     items = [i for s in cfg.suites for i in load_suite(s, cfg.max_per_suite)]
     outputs = generate_all(cfg, items, params.get("model") or {})
-    probe = params.get("probe") or {}
-    workers = int(probe.get("workers", 1))
-    judge = None
-    if (params.get("judge") or {}).get("enabled"):
-        from cogevol.judge.vlm import VisionJudge, from_params
-
-        judge = VisionJudge(from_params(params["judge"]))
-    results = run_scoring({name: (items, outs) for name, outs in outputs.items()}, workers=workers,
-                          probe_cfg=ProbeConfig(**probe.get("probe", {})),
-                          browser=BrowserConfig(**{**probe.get("browser", {}), "instances": max(1, workers)}),
-                          weights=probe.get("weights"), slide_kw=settings(params.get("slides") or {}), judge=judge,
-                          terms=TermSettings(**probe.get("terms", {})))
+    results = run_scoring({name: (items, outs) for name, outs in outputs.items()}, Scorers.from_params(params))
     summary = summarise(results)
     table = comparison_markdown(summary)
     (out / "comparison.md").write_text(table, encoding="utf-8")

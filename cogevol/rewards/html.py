@@ -23,11 +23,16 @@ undriven are `skipped`, and only driven controls count.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
-from cogevol.probe.core import ProbeResult
-from cogevol.rewards.expects import INTERACTIVE_DEFAULT, Expects
+from cogevol.browser.pool import BrowserPool
+from cogevol.probe.core import ProbeConfig, ProbeResult, probe_html
+from cogevol.rewards.expects import INTERACTIVE_DEFAULT, Expects, expects_from_request
+
+log = logging.getLogger(__name__)
 
 DEFAULT_WEIGHTS = {"vlm_visual": 0.2, "vlm_content": 0.2, "interactivity": 0.25, "viewport_desktop": 0.1,
                    "viewport_tablet": 0.1, "viewport_mobile": 0.1, "blank": 0.15, "console_errors": 0.1, "response": 0.1}
@@ -59,6 +64,25 @@ class HtmlScore:
     weights_used: dict[str, float] = field(default_factory=dict)
     harness_error: bool = False
     resource_failure: bool = False  # failed the gate, broken (not rendered, or errors) and a script or stylesheet was blocked
+    probe: ProbeResult | None = field(default=None, repr=False)  # what the probe measured (set by HtmlScorer)
+
+    def record(self) -> dict:
+        """The per-page JSON of `cogevol probe` (contract in ARCHITECTURE.md, plus details)."""
+        r = self.probe or ProbeResult()
+        res = r.resources or {}
+        return {
+            "rendered_ok": self.rendered_ok, "hard_fail": self.hard_fail, "reward": 0.0 if self.reward is None else self.reward,
+            "interactivity": self.interactivity, "controls_total": self.controls_total, "controls_live": self.controls_live,
+            "controls_operable": self.controls_operable, "controls_skipped": self.controls_skipped,
+            "controls_excluded": self.controls_excluded, "expects": self.expects, "reason": self.reason, "seconds": r.seconds,
+            "outcome": r.outcome, "harness_error": self.harness_error, "resource_failure": self.resource_failure,
+            "no_reward": self.reward is None, "method": r.method, "animates": r.animates, "moves_later": r.moves_later,
+            "moves_at_end": r.moves_at_end, "budget_exhausted": r.budget_exhausted, "fill": r.fill, "errors": r.errors[:3],
+            "error_count": r.error_count, "load_errors": r.load_errors, "blocked_resources": res.get("blocked", []),
+            "mirrored_resources": res.get("mirrored", []), "terms": self.terms, "weights_used": self.weights_used,
+            "controls": [{k: v for k, v in asdict(c).items() if v not in ("", None) and (v or k not in ("drag", "hears", "errors"))}
+                         for c in r.controls],
+        }
 
 
 def viewport_defect(v: dict) -> float:
@@ -172,3 +196,49 @@ def _name(c) -> str:
 def _not_operable(result: ProbeResult) -> str:
     blocked = [c for c in result.controls if c.status != "operable"]
     return f" ({'; '.join(f'{_name(c)}: {c.reason}' for c in blocked[:3])})" if blocked else ""
+
+
+class HtmlScorer:
+    """Runs pages in the probe and scores them on a shared browser pool; one instance serves a
+    whole run (the HTML counterpart of cogevol.rewards.slide.SlideScorer). At most `pages` pages
+    are in flight. With a judge (cogevol.judge.vlm.VisionJudge), a page past the gate also gets
+    the vlm_visual / vlm_content terms from its first screenshot and the request; the gate comes
+    first, so a dead page costs no judge call."""
+
+    def __init__(self, pool: BrowserPool, cfg: ProbeConfig | None = None, weights: dict[str, float] | None = None,
+                 terms: TermSettings | None = None, judge=None, pages: int = 1):
+        cfg = cfg or ProbeConfig()
+        self.cfg = replace(cfg, screenshot=True) if judge is not None and not cfg.screenshot else cfg
+        self.pool, self.weights, self.terms, self.judge = pool, weights, terms, judge
+        self._slots = asyncio.Semaphore(max(1, pages))
+
+    async def score(self, html: str, request: str = "") -> HtmlScore:
+        """The verdict on one page that answers `request` (no request: the interactive gate)."""
+        expects = expects_from_request(request)
+        async with self._slots:
+            result = await probe_html(self.pool, html, self.cfg, request, motion=expects.animation)
+            if result.outcome == "harness_error":  # the harness's fault: one retry on a fresh context
+                log.warning("probe: retrying a page after a harness error: %s", result.reason)
+                result = await probe_html(self.pool, html, self.cfg, request, motion=expects.animation)
+        s = score(result, expects, weights=self.weights, settings=self.terms)
+        if self.judge is not None and s.reward is not None and not s.hard_fail:
+            jterms, why = await self._judge_terms(result, request)
+            s = score(result, expects, judge_terms=jterms, weights=self.weights, settings=self.terms)
+            if why:
+                s.reason = f"{s.reason}; {why}"
+        s.probe = result
+        return s
+
+    async def _judge_terms(self, result: ProbeResult, request: str) -> tuple[dict[str, float] | None, str]:
+        """The judge's defect terms (1 - score / 5 for visual and content), or (None, why) when the
+        judge gives no verdict after its retries: the terms are then left out and the weights
+        renormalised, never guessed."""
+        from cogevol.judge.vlm import JudgeError
+
+        if result.screenshot is None:
+            return None, "judge: no screenshot"
+        try:
+            v = await self.judge.score("page", result.screenshot, request)
+        except JudgeError as e:
+            return None, f"judge failed: {e}"
+        return {"vlm_visual": round(1 - v.visual / 5, 4), "vlm_content": round(1 - v.content / 5, 4)}, ""

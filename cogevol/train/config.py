@@ -8,26 +8,9 @@ committed params are the tiny CPU values.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields, is_dataclass
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
 
-T = TypeVar("T")
-
-
-def from_dict(cls: type[T], data: dict[str, Any] | None) -> T:
-    """Build dataclass `cls` from a params dict; nested dataclass fields accept dicts."""
-    data = dict(data or {})
-    known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
-    unknown = sorted(set(data) - set(known))
-    if unknown:
-        raise KeyError(f"{cls.__name__}: unknown key(s) {unknown}; known: {sorted(known)}")
-    kwargs = {}
-    for name, value in data.items():
-        factory = known[name].default_factory
-        if isinstance(value, dict) and factory is not MISSING and is_dataclass(default := factory()):
-            value = from_dict(type(default), value)
-        kwargs[name] = value
-    return cls(**kwargs)
+from cogevol.config import from_dict  # noqa: F401  (the strict loader; re-exported for the stages)
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """GRPO with TRL for slides, HTML, or both at once (One-Big-Round).
 
 A step samples `requests_per_step` prompts, `num_generations` completions each (the group),
-scores every completion with its modality's reward (ModalityReward: routed, timed, itemised),
+scores every completion with its modality's reward (ModalityReward: routed and itemised, on
+one set of scorers from cogevol.scoring),
 normalises rewards within the group and takes one clipped policy-gradient step with a small
 KL pull towards the starting checkpoint. Rollouts use `model.generate` (CPU) or vLLM (GPU,
 colocated or a server from infra/vllm/serve.sh); vLLM is imported only when asked for.
@@ -9,9 +10,9 @@ colocated or a server from infra/vllm/serve.sh); vLLM is imported only when aske
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,9 +30,6 @@ from cogevol.train.rewards import SPECS, ModalityReward
 
 log = logging.getLogger(__name__)
 
-RewardFactory = Callable[[], Callable]  # builds one modality's reward (HtmlReward, SlideReward, a fake)
-
-
 class TimedGRPOTrainer(GRPOTrainer):
     """GRPOTrainer that charges its rollout calls to a StepTimer (the `generate` share)."""
 
@@ -40,6 +38,10 @@ class TimedGRPOTrainer(GRPOTrainer):
     def _generate(self, prompts: list):
         with timed(self.timer, "generate"):
             return super()._generate(prompts)
+
+    def _calculate_rewards(self, *args, **kwargs):
+        with timed(self.timer, "reward"):  # every modality's reward at once (they run concurrently)
+            return super()._calculate_rewards(*args, **kwargs)
 
 
 def grpo_config(out_dir: str | Path, g: GRPOSettings, train: TrainConfig) -> GRPOConfig:
@@ -87,20 +89,17 @@ class GRPOResult:
 
 
 def run_grpo(model_path: str, dataset: Dataset, out_dir: str | Path, g: GRPOSettings, train: TrainConfig,
-             model_cfg: ModelConfig, rewards: dict[str, RewardFactory], run: StageRun | None = None) -> GRPOResult:
+             model_cfg: ModelConfig, scorers, run: StageRun | None = None) -> GRPOResult:
     """Train on `dataset` (columns prompt, modality, prompt_id) with one reward per modality present,
-    then save model and tokenizer to `out_dir` like a hub checkpoint."""
+    all scored on `scorers` (cogevol.scoring.Scorers.from_params: any backend; closed here), then save
+    model and tokenizer to `out_dir` like a hub checkpoint."""
     modalities = sorted(set(dataset["modality"]))
-    missing = [m for m in modalities if m not in rewards]
-    if missing:
-        raise ValueError(f"no reward for modality {missing}")
     timer, rollouts = StepTimer(), RolloutLog()
     metrics_cb = MetricsCallback(run)
     timing_cb = StepTimingCallback(timer, rollouts, run, sample=g.log_rollouts)
-    reward_fns: list[ModalityReward] = []
+    reward_fns = [ModalityReward(m, scorers, SPECS[m], rollouts) for m in modalities]
+    trainer = None
     try:
-        for m in modalities:  # inside the try: a reward that fails to start closes the ones before it
-            reward_fns.append(ModalityReward(m, rewards[m](), SPECS[m], timer, rollouts))
         model, tokenizer = load(model_path, model_cfg)
         trainer = TimedGRPOTrainer(
             model=model,
@@ -118,9 +117,18 @@ def run_grpo(model_path: str, dataset: Dataset, out_dir: str | Path, g: GRPOSett
         if trainer.is_world_process_zero():
             tokenizer.save_pretrained(str(out_dir))
     finally:
-        for fn in reward_fns:
-            fn.close()
+        _close_on_trainer_loop(scorers, trainer)
     return GRPOResult(_metrics(metrics_cb.history, modalities), _timing(timer), metrics_cb.history, timing_cb.steps)
+
+
+def _close_on_trainer_loop(scorers, trainer) -> None:
+    """Close the scorers on the loop that opened them: TRL's reward loop when the trainer made one
+    (a browser pool belongs to its event loop), else a fresh one (nothing was opened)."""
+    loop = getattr(trainer, "async_loop", None)
+    if loop is not None and loop.is_running():
+        asyncio.run_coroutine_threadsafe(scorers.aclose(), loop).result(timeout=120)
+    else:
+        asyncio.run(scorers.aclose())
 
 
 def _mean(rows: list[dict], key: str) -> float | None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import shutil
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 from cogevol.tracking import StageRun
@@ -25,7 +24,6 @@ from cogevol.train.distributed import is_main_process
 from cogevol.train.grpo import GRPOResult, run_grpo
 from cogevol.train.model_factory import TINY, corpus_texts, resolve_base
 from cogevol.train.plots import curves, time_split
-from cogevol.train.rewards import html_reward, slide_reward
 from cogevol.train.sft import SFTResult, run_sft
 
 log = logging.getLogger(__name__)
@@ -52,18 +50,11 @@ def sft_stage(sft_dir: str | Path, prompts_path: str | Path | None, out_dir: str
     return res
 
 
-def default_rewards(params: dict) -> dict[str, Callable]:
-    g = from_dict(GRPOSettings, params.get("grpo"))
-    return {
-        "html": lambda: html_reward(g.reward_workers, params.get("probe"), params.get("judge")),
-        "slide": lambda: slide_reward(g.reward_workers, params.get("slides"), params.get("judge"),
-                                      (params.get("probe") or {}).get("browser")),
-    }
-
-
 def grpo_stage(stage: str, model_dir: str | Path, prompts_path: str | Path, out_dir: str | Path, params: dict,
-               run: StageRun | None = None, rewards: dict[str, Callable] | None = None) -> GRPOResult | None:
-    """One GRPO stage; None when the joint schedule already trained this stage's modality."""
+               run: StageRun | None = None, scorers=None) -> GRPOResult | None:
+    """One GRPO stage; None when the joint schedule already trained this stage's modality. The
+    rewards run on `scorers`, by default those params.yaml's `scoring` group names, with
+    grpo.reward_workers pages in flight."""
     model_cfg, train = configs(params)
     g = from_dict(GRPOSettings, params.get("grpo"))
     if train.schedule == "joint" and stage == "grpo_html":
@@ -76,7 +67,11 @@ def grpo_stage(stage: str, model_dir: str | Path, prompts_path: str | Path, out_
     tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
     dataset = grpo_prompts(read_prompts(prompts_path), modalities, g.num_prompts, train.seed, tokenizer,
                            g.max_prompt_length)
-    res = run_grpo(str(model_dir), dataset, out_dir, g, train, model_cfg, rewards or default_rewards(params), run)
+    if scorers is None:
+        from cogevol.scoring import Scorers
+
+        scorers = Scorers.from_params(params, g.reward_workers)
+    res = run_grpo(str(model_dir), dataset, out_dir, g, train, model_cfg, scorers, run)
     if run is not None:
         keys = ["reward"] + [f"rewards/{m}_reward/mean" for m in modalities]
         _log_figure(run, curves(res.history, keys, f"{stage}: reward per step"), f"{stage}_reward.png")

@@ -17,6 +17,7 @@ from cogevol.distill.pipeline import (
     write_outputs,
 )
 from cogevol.distill.teacher import TeacherConfig
+from cogevol.scoring import Scorers
 
 CLEAN_DECK = (Path(__file__).parents[1] / "slides" / "corpus" / "photosynthesis__clean.json").read_text()
 LIVE = """```html
@@ -63,7 +64,7 @@ def test_only_executed_and_verified_candidates_are_admitted(tmp_path):
     cfg = DistillConfig(teachers=[TeacherConfig(name="a", replay_path=str(replay), k=2)], max_prompts=4, slide_share=0.5)
     loaded = load_prompts(prompts, failures)
     assert [p.is_failure for p in loaded] == [True, False, False]
-    items, kept, chosen = asyncio.run(distill(loaded, cfg))
+    items, kept, chosen = asyncio.run(distill(loaded, cfg, Scorers()))
     assert [p.id for p in chosen] == ["h1", "s1"]  # h2 has no replayed answers
     decided = {(s.prompt.id, s.cand.index): s for s in items}
     assert decided["h1", 0].reason.startswith("hard fail") and not decided["h1", 0].admitted

@@ -4,10 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from cogevol.browser.pool import BrowserPool
 from cogevol.evaluate.run import comparison_markdown, score_outputs, summarise
 from cogevol.evaluate.suites import SuiteError, SuiteItem, load_suite
-from cogevol.rewards.slide import SlideScorer
+from cogevol.scoring import Scorers
 
 ROOT = Path(__file__).parents[2]
 DECK = (ROOT / "tests" / "slides" / "corpus" / "photosynthesis__clean.json").read_text()
@@ -48,12 +47,8 @@ def test_every_answer_is_scored_with_the_training_rewards():
     outputs = [f"```html\n{LIVE}\n```", DEAD, "I cannot do that.", None, DECK, '{"slides": 3}']
 
     async def run():
-        async with BrowserPool() as pool:
-            scorer = SlideScorer(pool)
-            try:
-                return await score_outputs("sys", items, outputs, pool, scorer)
-            finally:
-                await scorer.close()
+        async with Scorers() as scorers:
+            return await score_outputs("sys", items, outputs, scorers)
 
     res = {r.item.id: r for r in asyncio.run(run())}
     assert res["h1"].reward > 0.5 and not res["h1"].hard_fail

@@ -1,3 +1,4 @@
+import asyncio
 import json
 import subprocess
 import sys
@@ -5,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from cogevol.rewards.trl import HtmlReward, extract_html
+from cogevol.scoring import ScoreItem, Scorers
+from cogevol.scoring.extract import extract_html
+from cogevol.train.rewards import HTML_SPEC, ModalityReward
 
 CORPUS = Path(__file__).parent / "corpus"
 FIELDS = {"path", "rendered_ok", "hard_fail", "reward", "interactivity", "controls_total", "controls_live", "reason", "seconds"}
@@ -41,14 +44,24 @@ def test_cli_contract(tmp_path):
 def test_trl_reward_function():
     live = (CORPUS / "live_counter.html").read_text()
     dead = (CORPUS / "dead_static_shell.html").read_text()
-    reward = HtmlReward(workers=1)
-    try:
-        ask = "a click counter: a button that adds one"
-        out = reward(prompts=[ask] * 3, completions=[f"```html\n{live}\n```", dead, "no page here"])
-        again = reward(prompts=[ask], completions=[[{"role": "assistant", "content": live}]])  # the pool is reused
-        static = reward(prompts=["a one-page summary of the water cycle"], completions=[dead])
-    finally:
-        reward.close()
-    assert out[0] > 0.5 and out[1] == 0.0 and out[2] == 0.0 and again[0] == out[0]
-    assert static[0] > 0.0  # a static request asks for no control
-    assert reward.last_details[0]["expects"] == ["static"]
+    ask = "a click counter: a button that adds one"
+    logged = {}
+
+    async def go():
+        scorers = Scorers()
+        reward = ModalityReward("html", scorers, HTML_SPEC)
+        try:
+            out = await reward(prompts=[ask] * 4, completions=[f"```html\n{live}\n```", dead, "no page here", live],
+                               modality=["html", "html", "html", "slide"], log_metric=logged.__setitem__)
+            pool = scorers._pool
+            again = await reward(prompts=[ask], completions=[[{"role": "assistant", "content": live}]])
+            assert scorers._pool is pool  # one browser pool across steps
+            (static,) = await scorers.score([ScoreItem("html", dead, "a one-page summary of the water cycle")])
+            return out, again, static
+        finally:
+            await scorers.aclose()
+
+    out, again, static = asyncio.run(go())
+    assert out[0] > 0.5 and out[1] == 0.0 and out[2] == 0.0 and out[3] is None and again[0] == out[0]
+    assert logged["html/hard_fail_rate"] == pytest.approx(2 / 3) and logged["html/seconds_per_completion"] > 0
+    assert static.reward > 0.0 and static.passed and static.details["expects"] == ["static"]  # a static request asks for no control

@@ -8,7 +8,7 @@ import pytest
 
 from cogevol.browser.pool import BrowserConfig
 from cogevol.probe.core import ProbeConfig
-from cogevol.probe.runner import probe_all
+from cogevol.scoring.local import score_pages
 
 CORPUS = Path(__file__).parent / "corpus"
 LABELS = json.loads((CORPUS / "labels.json").read_text())
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 @pytest.fixture(scope="module")
 def results():
     items = [(name, (CORPUS / name).read_text()) for name in LABELS]
-    return {r["path"]: r for r in asyncio.run(probe_all(items, workers=1))}
+    return {r["path"]: r for r in asyncio.run(score_pages(items))}
 
 
 def test_corpus_is_large_and_mixed():

@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from cogevol.probe.core import Control, ProbeConfig, key_name, order_controls
-from cogevol.probe.runner import probe_all
+from cogevol.scoring import ScoringSettings
+from cogevol.scoring.local import score_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -48,7 +49,7 @@ requestAnimationFrame(frame);</script></body></html>"""
 
 
 def _probe(pages, cfg=None, requests=None):
-    return {r["path"]: r for r in asyncio.run(probe_all(list(pages.items()), workers=1, cfg=cfg, requests=requests))}
+    return {r["path"]: r for r in asyncio.run(score_pages(list(pages.items()), ScoringSettings(probe=cfg or ProbeConfig()), requests=requests))}
 
 
 def test_keys_read_from_handlers_and_canvas_shapes_and_drags():

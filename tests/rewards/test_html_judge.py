@@ -7,8 +7,9 @@ import json
 import pytest
 
 from cogevol.judge.vlm import JudgeConfig, VisionJudge
-from cogevol.probe.runner import probe_all
-from cogevol.rewards.trl import HtmlReward
+from cogevol.scoring import Scorers, ScoringSettings
+from cogevol.scoring.local import score_pages
+from cogevol.train.rewards import HTML_SPEC, ModalityReward
 from tests.judge.server import FakeOpenAI
 
 LIVE = ("<!DOCTYPE html><html><body><button id=b>+</button><p id=out>0</p><script>let n = 0;"
@@ -22,7 +23,7 @@ def run(judge_cfg, items, requests):
     async def go():
         judge = VisionJudge(judge_cfg)
         try:
-            return await probe_all(items, judge=judge, requests=requests)
+            return await score_pages(items, judge=judge, requests=requests)
         finally:
             await judge.aclose()
 
@@ -49,12 +50,16 @@ def test_a_failing_judge_leaves_the_terms_out_with_the_reason():
 
 
 def test_trl_reward_sends_the_user_request_to_the_judge():
-    with FakeOpenAI(responder=lambda body: VERDICT) as server:
-        reward = HtmlReward(judge_cfg=JudgeConfig(enabled=True, base_url=server.url, model="vlm", cache_dir=None))
+    async def go(cfg):
+        scorers = Scorers(ScoringSettings(judge=cfg))
         try:
-            out = reward(prompts=[[{"role": "user", "content": "make a counter"}]],
-                         completions=[[{"role": "assistant", "content": f"```html\n{LIVE}\n```"}]])
+            return await ModalityReward("html", scorers, HTML_SPEC)(
+                prompts=[[{"role": "user", "content": "make a counter"}]],
+                completions=[[{"role": "assistant", "content": f"```html\n{LIVE}\n```"}]]), scorers
         finally:
-            reward.close()
+            await scorers.aclose()
+
+    with FakeOpenAI(responder=lambda body: VERDICT) as server:
+        out, scorers = asyncio.run(go(JudgeConfig(enabled=True, base_url=server.url, model="vlm", cache_dir=None)))
         assert "make a counter" in server.bodies[0]["messages"][1]["content"][0]["text"]
-    assert 0 < out[0] < 1 and reward.last_details[0]["terms"]["vlm_content"] == 0.2
+    assert 0 < out[0] < 1 and scorers._judge is None  # the judge the scorers built is closed with them

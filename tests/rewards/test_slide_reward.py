@@ -10,7 +10,9 @@ import pytest
 from cogevol.browser.pool import BrowserPool
 from cogevol.judge.vlm import JudgeConfig, VisionJudge
 from cogevol.rewards.slide import SlideScorer, combine
-from cogevol.rewards.slide_trl import SlideReward
+from cogevol.scoring import Scorers
+from cogevol.train.monitor import RolloutLog
+from cogevol.train.rewards import SLIDE_SPEC, ModalityReward
 from tests.judge.server import FakeOpenAI
 
 CORPUS = Path(__file__).parents[1] / "slides" / "corpus"
@@ -62,15 +64,22 @@ def test_a_failing_judge_leaves_its_term_out_and_says_so(tmp_path):
 
 
 def test_trl_reward_function_scores_completions_and_explains():
-    reward = SlideReward()
-    try:
-        prompts = [[{"role": "user", "content": "slides"}]] * 3
-        completions = [[{"role": "assistant", "content": f"```json\n{CLEAN}\n```"}],
-                       [{"role": "assistant", "content": OVERLAP}],
-                       [{"role": "assistant", "content": "Here are your slides!"}]]
-        out = reward(prompts=prompts, completions=completions)
-        assert out[0] == 1.0 and 0 < out[1] < out[0] and out[2] == 0.0
-        assert reward.last_details[2]["reason"].startswith("contract: no JSON object")
-        assert reward.last_details[1]["rules"]["collisions"] < 5
-    finally:
-        reward.close()
+    prompts = [[{"role": "user", "content": "slides"}]] * 3
+    completions = [[{"role": "assistant", "content": f"```json\n{CLEAN}\n```"}],
+                   [{"role": "assistant", "content": OVERLAP}],
+                   [{"role": "assistant", "content": "Here are your slides!"}]]
+    logged, rollouts = {}, RolloutLog()
+
+    async def go():
+        scorers = Scorers()
+        try:
+            return await ModalityReward("slide", scorers, SLIDE_SPEC, rollouts)(
+                prompts=prompts, completions=completions, prompt_id=["a", "b", "c"], log_metric=logged.__setitem__)
+        finally:
+            await scorers.aclose()
+
+    out = asyncio.run(go())
+    assert out[0] == 1.0 and 0 < out[1] < out[0] and out[2] == 0.0
+    assert logged["slide/valid_rate"] == pytest.approx(2 / 3) and logged["slide/rules/collisions"] < 5
+    rows = {r["prompt_id"]: r for r in rollouts.take()}
+    assert rows["c"]["reward"] == 0.0 and rows["c"]["reason"].startswith("contract: no JSON object")

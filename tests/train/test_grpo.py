@@ -1,13 +1,14 @@
 import json
+from dataclasses import replace
 
 import mlflow
 import pytest
 
+from cogevol.scoring import Scorers, ScoringSettings
 from cogevol.tracking import stage_run
 from cogevol.train.config import GRPOSettings, TrainConfig
 from cogevol.train.data import grpo_prompts
 from cogevol.train.grpo import run_grpo
-from cogevol.train.rewards import html_reward, slide_reward
 from cogevol.train.stages import grpo_stage
 from cogevol.train.synthetic import html_page, prompt_records, slide_deck
 
@@ -16,33 +17,31 @@ TINY_GRPO = GRPOSettings(num_prompts=2, requests_per_step=2, num_generations=2, 
 
 
 class Planted:
-    """The real reward, but every other completion is replaced by a known-good artifact: a tiny
+    """The real scorers, but every other answer is replaced by a known-good artifact: a tiny
     untrained policy never writes a page or a deck, and the probe / renderer must run for real."""
 
-    def __init__(self, reward, artifact: str):
-        self.reward, self.artifact, self.modalities = reward, artifact, []
+    def __init__(self, workers: int, **artifacts: str):
+        self.scorers, self.artifacts, self.modalities = Scorers(ScoringSettings(workers=workers)), artifacts, []
 
-    @property
-    def last_details(self):
-        return self.reward.last_details
+    async def score(self, items):
+        self.modalities += [i.modality for i in items]
+        planted = [replace(it, text=self.artifacts[it.modality]) if k % 2 == 0 else it for k, it in enumerate(items)]
+        return await self.scorers.score(planted)
 
-    def __call__(self, prompts, completions, **kw):
-        self.modalities += kw["modality"]
-        planted = [[{"role": "assistant", "content": self.artifact}] if i % 2 == 0 else c for i, c in enumerate(completions)]
-        return self.reward(prompts=prompts, completions=planted, **kw)
-
-    def close(self):
-        self.reward.close()
+    async def aclose(self):
+        self.closed_pool = self.scorers._pool
+        await self.scorers.aclose()
 
 
 @pytest.mark.browser
 @pytest.mark.timeout(300)
 def test_grpo_html_with_the_real_probe_logs_reward_components(tmp_path, tiny_dir, model_cfg, tracking):
     data = grpo_prompts(prompt_records(12), ["html"], 2, seed=0)
-    planted = Planted(html_reward(2), html_page("gravity"))
+    planted = Planted(2, html=html_page("gravity"))
     with stage_run("grpo_html", {"grpo": {"max_steps": 2}}) as run:
         res = run_grpo(str(tiny_dir), data, tmp_path / "out", TINY_GRPO, TrainConfig(deepspeed=None), model_cfg,
-                       {"html": lambda: planted}, run)
+                       planted, run)
+    assert planted.closed_pool is not None and planted.scorers._pool is None  # opened on TRL's loop, closed there
     m = res.metrics
     assert m["steps"] == 2 and 0 < m["html"]["hard_fail_rate"] < 1  # planted pages pass the gate
     assert m["html"]["terms/interactivity"] is not None and m["html"]["controls_live"] > 0
@@ -63,13 +62,10 @@ def test_grpo_html_with_the_real_probe_logs_reward_components(tmp_path, tiny_dir
 @pytest.mark.timeout(300)
 def test_joint_round_routes_each_sample_to_its_modality_reward(tmp_path, tiny_dir, model_cfg):
     data = grpo_prompts(prompt_records(12), ["slide", "html"], 2, seed=0)
-    html = Planted(html_reward(1), html_page("magnets"))
-    slide = Planted(slide_reward(1), slide_deck("magnets"))
+    planted = Planted(1, html=html_page("magnets"), slide=slide_deck("magnets"))
     g = GRPOSettings(**{**TINY_GRPO.__dict__, "max_steps": 1, "requests_per_step": 4})
-    res = run_grpo(str(tiny_dir), data, tmp_path / "out", g, TrainConfig(deepspeed=None), model_cfg,
-                   {"html": lambda: html, "slide": lambda: slide})
-    assert set(html.modalities) == {"html"} and set(slide.modalities) == {"slide"}
-    assert len(html.modalities) + len(slide.modalities) == 4 * 2  # every completion scored exactly once
+    res = run_grpo(str(tiny_dir), data, tmp_path / "out", g, TrainConfig(deepspeed=None), model_cfg, planted)
+    assert len(planted.modalities) == 4 * 2 and set(planted.modalities) == {"html", "slide"}  # each completion scored once
     m = res.metrics
     assert m["modalities"] == ["html", "slide"]
     assert m["slide"]["valid_rate"] > 0 and m["slide"]["rule_score"] is not None and m["slide"]["rules/text_fit"] is not None
@@ -79,3 +75,20 @@ def test_joint_round_routes_each_sample_to_its_modality_reward(tmp_path, tiny_di
 def test_joint_schedule_passes_the_joint_checkpoint_through_grpo_html(tmp_path, tiny_dir):
     res = grpo_stage("grpo_html", tiny_dir, "unused.jsonl", tmp_path / "grpo_html", {"train": {"schedule": "joint"}})
     assert res is None and (tmp_path / "grpo_html" / "model.safetensors").exists()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_grpo_rewards_from_a_live_scoring_service(tmp_path, tiny_dir, model_cfg):
+    """TRL calls the async reward, which scores over HTTP on a real `cogevol serve` app: every
+    completion reaches the service once, and the step logs the service's verdicts."""
+    from cogevol.scoring.http_client import HttpScorers
+    from cogevol.scoring.service import serve_in_background
+
+    data = grpo_prompts(prompt_records(12), ["html"], 2, seed=0)
+    g = GRPOSettings(**{**TINY_GRPO.__dict__, "max_steps": 1})
+    with serve_in_background(Scorers(), workers=1) as (url, app):
+        res = run_grpo(str(tiny_dir), data, tmp_path / "out", g, TrainConfig(deepspeed=None), model_cfg, HttpScorers(url))
+        served = app.state.service.metrics.items
+        assert sum(served.labels("html", gate)._value.get() for gate in ("pass", "fail", "none")) == 2 * 2
+    assert res.metrics["steps"] == 1 and res.metrics["html"]["hard_fail_rate"] == 1.0  # an untrained policy writes no page

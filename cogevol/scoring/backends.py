@@ -1,0 +1,52 @@
+"""Pick where scoring runs from params.yaml's `scoring` group: in process, a `cogevol serve`
+service over HTTP, or scorer actors on a Ray cluster. All three have the same interface as
+`Scorers` (score, stream, open, aclose, async with), so distill, GRPO and evaluate run unchanged
+on any of them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cogevol.config import from_dict
+
+BACKENDS = ("local", "http", "ray")
+
+
+@dataclass(frozen=True)
+class ScoringConfig:
+    """params.yaml: scoring (operational: it decides where pages run, never what they score)."""
+
+    backend: str = "local"  # local | http | ray
+    url: str = "http://127.0.0.1:8700"  # http: root of a `cogevol serve` service
+    token_env: str = "COGEVOL_SCORING_TOKEN"  # NAME of the env var with the bearer token (unset: no auth)
+    timeout_s: float = 900.0  # http: one batch request, queueing included
+    max_retries: int = 4  # http: transport errors, 429 (after Retry-After) and 503
+    batch_items: int = 64  # http: items per request (a larger batch is split; answers come back in order)
+    serve: dict = field(default_factory=dict)  # `cogevol serve` (cogevol.scoring.service.ServeConfig)
+    ray: dict = field(default_factory=dict)  # the Ray backend (cogevol.scoring.ray_backend.RayConfig)
+
+    @classmethod
+    def from_params(cls, d: dict | None) -> ScoringConfig:
+        cfg = from_dict(cls, d)
+        if cfg.backend not in BACKENDS:
+            raise ValueError(f"scoring.backend must be one of {BACKENDS}, got {cfg.backend!r}")
+        return cfg
+
+
+def open_scorers(params: dict | None, workers: int | None = None):
+    """The scorers params.yaml asks for, not yet opened (they open on first use or `async with`).
+    `workers` overrides probe.workers for the local backend and for each Ray actor."""
+    params = params or {}
+    cfg = ScoringConfig.from_params(params.get("scoring"))
+    if cfg.backend == "http":
+        from cogevol.scoring.http_client import HttpScorers
+
+        return HttpScorers.from_config(cfg)
+    from cogevol.scoring.local import Scorers, ScoringSettings
+
+    settings = ScoringSettings.from_params(params, workers)
+    if cfg.backend == "ray":
+        from cogevol.scoring.ray_backend import RayConfig, RayScorers
+
+        return RayScorers(settings, from_dict(RayConfig, cfg.ray))
+    return Scorers(settings)

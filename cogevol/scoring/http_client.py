@@ -1,0 +1,86 @@
+"""Scoring on a `cogevol serve` service: the same interface as in-process `Scorers`.
+
+A batch is split into requests of `batch_items` items, sent concurrently, and answered in
+order. What is worth retrying is retried with backoff: transport errors, 429 (after the
+service's Retry-After) and 503 (a service still starting or being replaced). A batch that still
+fails raises ScoringServiceError naming the URL and the last answer; a 4xx other than 429 is
+not retried (the request itself is wrong). The bearer token comes from the env var named by
+scoring.token_env and is never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import asdict
+
+import httpx
+
+from cogevol.judge.aclient import _retry_after
+from cogevol.scoring.base import ScorersBase, in_chunks
+from cogevol.scoring.types import Score, ScoreItem
+
+log = logging.getLogger(__name__)
+RETRY_STATUS = (429, 502, 503, 504)
+
+
+class ScoringServiceError(RuntimeError):
+    """The scoring service did not answer a batch after the retries (the message says why)."""
+
+
+class HttpScorers(ScorersBase):
+    def __init__(self, url: str, token: str | None = None, timeout_s: float = 900.0, max_retries: int = 4,
+                 batch_items: int = 64, backoff_s: float = 1.0):
+        self.url = url.rstrip("/")
+        self.token, self.timeout_s, self.max_retries = token, timeout_s, max_retries
+        self.batch_items, self.backoff_s = max(1, batch_items), backoff_s
+        self._client: httpx.AsyncClient | None = None
+
+    @classmethod
+    def from_config(cls, cfg) -> HttpScorers:
+        """From a cogevol.scoring.backends.ScoringConfig."""
+        return cls(cfg.url, os.environ.get(cfg.token_env) or None, cfg.timeout_s, cfg.max_retries, cfg.batch_items)
+
+    async def open(self) -> None:
+        if self._client is None:
+            headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+            self._client = httpx.AsyncClient(base_url=self.url, headers=headers, timeout=self.timeout_s,
+                                             limits=httpx.Limits(max_connections=64))
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    async def stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
+        """(index, Score) per item, a request's worth at a time as requests finish."""
+        await self.open()
+        async for pair in in_chunks(items, self.batch_items, self._post):
+            yield pair
+
+    async def _post(self, items: list[ScoreItem]) -> list[Score]:
+        body = {"items": [asdict(i) for i in items]}
+        last = ""
+        for attempt in range(self.max_retries + 1):
+            wait = self.backoff_s * 2 ** attempt * (0.5 + random.random())
+            try:
+                r = await self._client.post("/score", json=body)
+            except httpx.TransportError as e:
+                last = f"{type(e).__name__}: {e}"
+            else:
+                if r.status_code == 200:
+                    scores = [Score.from_json(s) for s in r.json()["scores"]]
+                    if len(scores) != len(items):
+                        raise ScoringServiceError(f"{self.url}: {len(scores)} scores for {len(items)} items")
+                    return scores
+                last = f"HTTP {r.status_code}: {r.text[:200]}"
+                if r.status_code not in RETRY_STATUS:
+                    raise ScoringServiceError(f"{self.url}/score: {last}")
+                wait = _retry_after(r.headers.get("retry-after")) or wait
+            if attempt < self.max_retries:
+                log.warning("scoring service %s: %s; retry %d/%d in %.1f s", self.url, last, attempt + 1, self.max_retries, wait)
+                await asyncio.sleep(wait)
+        raise ScoringServiceError(f"{self.url}/score: no answer after {self.max_retries + 1} attempts ({last})")

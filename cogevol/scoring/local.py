@@ -1,0 +1,154 @@
+"""In-process scoring: one browser pool, one judge client, the HTML and the slide scorer.
+
+`Scorers` is what every caller uses (distill, GRPO, evaluate, the ratings, the CLI, the HTTP
+service and each Ray actor): built from params.yaml, opened once, asked for many batches, closed
+once. Launching Chromium costs more than probing a page, so the pool lives as long as the
+Scorers. It opens on first use too, on the event loop that uses it (TRL runs async reward
+functions on a loop of its own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from cogevol.browser.pool import BrowserConfig, BrowserPool
+from cogevol.probe.core import ProbeConfig
+from cogevol.rewards.html import HtmlScore, HtmlScorer, TermSettings
+from cogevol.rewards.slide import SlideScore, SlideScorer
+from cogevol.rewards.slide import settings as slide_settings
+from cogevol.scoring.base import ScorersBase, in_chunks
+from cogevol.scoring.extract import extract_html
+from cogevol.scoring.types import Score, ScoreItem
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ScoringSettings:
+    """Everything a scorer needs, from params.yaml's probe, slides and judge groups. Picklable:
+    Ray ships it to each actor."""
+
+    workers: int = 1  # pages (and decks) in flight; one Chromium per worker
+    probe: ProbeConfig = field(default_factory=ProbeConfig)
+    browser: BrowserConfig = field(default_factory=BrowserConfig)
+    weights: dict | None = None  # probe.weights (None: the defaults in cogevol.rewards.html)
+    terms: TermSettings = field(default_factory=TermSettings)
+    slides: dict = field(default_factory=dict)  # SlideScorer keyword arguments (cogevol.rewards.slide.settings)
+    judge: object | None = None  # a cogevol.judge.vlm.JudgeConfig when judge.enabled, else None
+    screenshots: bool = False  # keep the first screenshot of each page / every slide in Score.images
+
+    @classmethod
+    def from_params(cls, params: dict | None, workers: int | None = None) -> ScoringSettings:
+        """`workers` overrides probe.workers (GRPO passes grpo.reward_workers, the CLI --workers)."""
+        params = params or {}
+        probe = params.get("probe") or {}
+        workers = max(1, int(workers or probe.get("workers", 1)))
+        judge = None
+        if (params.get("judge") or {}).get("enabled"):
+            from cogevol.judge.vlm import from_params
+
+            judge = from_params(params["judge"])
+        return cls(workers=workers, probe=ProbeConfig(**probe.get("probe", {})),
+                   browser=BrowserConfig(**probe.get("browser", {})),
+                   weights=probe.get("weights"), terms=TermSettings(**probe.get("terms", {})),
+                   slides=slide_settings(params.get("slides") or {}), judge=judge)
+
+
+class Scorers(ScorersBase):
+    """Scores ScoreItems in process. Use as `async with Scorers(settings) as s: await s.score(items)`,
+    or call `score` straight away (it opens on first use) and `aclose()` at the end."""
+
+    def __init__(self, settings: ScoringSettings | None = None, judge=None):
+        self.settings = settings or ScoringSettings()
+        self._judge = judge  # a ready VisionJudge (tests); else one is built from settings.judge
+        self._own_judge = judge is None
+        self._pool: BrowserPool | None = None
+        self.html: HtmlScorer | None = None
+        self.slides: SlideScorer | None = None
+        self._lock: asyncio.Lock | None = None
+
+    @staticmethod
+    def from_params(params: dict | None, workers: int | None = None) -> ScorersBase:
+        """The scorers params.yaml names (scoring.backend): these in process, or the HTTP or Ray
+        backend with the same interface. Not yet opened. `workers` overrides probe.workers."""
+        from cogevol.scoring.backends import open_scorers
+
+        return open_scorers(params, workers)
+
+    async def open(self) -> None:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            if self._pool is not None:
+                return
+            s = self.settings
+            pool = await BrowserPool(replace(s.browser, instances=s.workers)).__aenter__()  # one Chromium per worker
+            if self._judge is None and s.judge is not None:
+                from cogevol.judge.vlm import VisionJudge
+
+                self._judge = VisionJudge(s.judge)
+            probe = replace(s.probe, screenshot=True) if s.screenshots else s.probe
+            self.html = HtmlScorer(pool, probe, s.weights, s.terms, judge=self._judge, pages=s.workers)
+            slide_kw = {**s.slides, "pages": max(s.workers, int(s.slides.get("pages", 1)))}
+            self.slides = SlideScorer(pool, judge=self._judge, screenshots=s.screenshots, **slide_kw)
+            self._pool = pool
+
+    async def aclose(self) -> None:
+        """Close the slide renderer, the judge (if this object built it) and every Chromium."""
+        if self.slides is not None:
+            await self.slides.close()
+        if self._judge is not None and self._own_judge:
+            await self._judge.aclose()
+            self._judge = None
+        if self._pool is not None:
+            await self._pool.close()
+        self._pool = self.html = self.slides = None
+
+    async def stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
+        """(index, Score) as each item finishes: for progress on long batches."""
+        await self.open()
+        async for pair in in_chunks(items, 1, lambda chunk: self._each(chunk)):
+            yield pair
+
+    async def _each(self, chunk: list[ScoreItem]) -> list[Score]:
+        return [await self.score_one(item) for item in chunk]
+
+    async def score_one(self, item: ScoreItem) -> Score:
+        await self.open()
+        if item.modality == "html":
+            doc = item.text if item.raw else extract_html(item.text)
+            if doc is None:
+                why = "no HTML document in the answer"
+                return Score("html", 0.0, "fail", why, hard_fail=True, details={"rendered_ok": False, "hard_fail": True,
+                                                                                "reward": 0.0, "reason": why, "harness_error": False})
+            return html_score(await self.html.score(doc, item.request))
+        return slide_score(await self.slides.score(item.text, item.request))
+
+
+def html_score(s: HtmlScore) -> Score:
+    gate = "none" if s.reward is None else "fail" if s.hard_fail else "pass"
+    shot = s.probe.screenshot if s.probe is not None else None
+    return Score("html", s.reward, gate, s.reason, s.hard_fail, s.rendered_ok, dict(s.terms), dict(s.weights_used),
+                 seconds=s.probe.seconds if s.probe is not None else 0.0,
+                 harness_error=s.reason if s.harness_error else "", details=s.record(), images=[shot] if shot else [])
+
+
+def slide_score(s: SlideScore) -> Score:
+    gate = "none" if s.reward is None else "pass" if s.valid else "fail"
+    terms = {k: v for k, v in (("rules", s.rule_score), ("vlm", s.vlm_score)) if v is not None}
+    rendered = s.valid and not s.harness_error
+    return Score("slide", s.reward, gate, s.reason, not s.valid, rendered, terms, dict(s.weights_used), seconds=s.seconds,
+                 harness_error=s.harness_error, details=s.record(), images=list(s.pngs))
+
+
+async def score_pages(pages: Sequence[tuple[str, str]], settings: ScoringSettings | None = None,
+                      requests: dict[str, str] | None = None, judge=None) -> list[dict]:
+    """The probe's record for each (name, html) page file, in order, with "path": name: what
+    `cogevol probe` prints, for benchmarks and tests over page corpora."""
+    batch = [ScoreItem("html", html, (requests or {}).get(name, ""), raw=True) for name, html in pages]
+    async with Scorers(settings, judge=judge) as scorers:
+        scores = await scorers.score(batch)
+    return [{"path": name, **s.details} for (name, _), s in zip(pages, scores)]

@@ -1,0 +1,67 @@
+"""What `GET /metrics` reports, in Prometheus text: queue depth, items pending, pages per second,
+latency p50 / p95 (arrival to verdict, over the last `window` items), harness errors, 429s.
+
+Rate and quantiles are computed over a recent window at scrape time (a gauge each), so a
+dashboard shows them without PromQL; the latency histogram is there too for proper aggregation
+across replicas.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+from cogevol.scoring.types import Score
+
+
+class ServiceMetrics:
+    def __init__(self, workers: int, window: int = 1000, rate_window_s: float = 60.0):
+        self.workers, self.rate_window_s = workers, rate_window_s
+        self.pending = 0  # items accepted and unfinished
+        self._latency: deque[float] = deque(maxlen=window)
+        self._done: deque[float] = deque(maxlen=100_000)  # finish times, for the rate
+        self.registry = r = CollectorRegistry()
+        self.items = Counter("cogevol_scoring_items", "items scored", ["modality", "gate"], registry=r)
+        self.harness_errors = Counter("cogevol_scoring_harness_errors", "items with no verdict (harness error, deadline)", registry=r)
+        self.rejected = Counter("cogevol_scoring_rejected_requests", "requests answered 429 (queue full)", registry=r)
+        self.latency = Histogram("cogevol_scoring_item_seconds", "arrival to verdict, per item", registry=r,
+                                 buckets=(0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, float("inf")))
+        Gauge("cogevol_scoring_items_pending", "items accepted and unfinished", registry=r).set_function(lambda: self.pending)
+        Gauge("cogevol_scoring_queue_depth", "items waiting for a worker", registry=r).set_function(
+            lambda: max(0, self.pending - self.workers))
+        Gauge("cogevol_scoring_pages_per_second", "items finished per second over the rate window", registry=r).set_function(self.rate)
+        q = Gauge("cogevol_scoring_latency_seconds", "arrival-to-verdict quantiles over recent items", ["quantile"], registry=r)
+        q.labels("0.5").set_function(lambda: self.quantile(0.5))
+        q.labels("0.95").set_function(lambda: self.quantile(0.95))
+
+    def observe(self, score: Score, seconds: float) -> None:
+        self.items.labels(score.modality, score.gate).inc()
+        if score.reward is None:
+            self.harness_errors.inc()
+        self.latency.observe(seconds)
+        self._latency.append(seconds)
+        self._done.append(time.monotonic())
+
+    def rate(self) -> float:
+        cutoff = time.monotonic() - self.rate_window_s
+        while self._done and self._done[0] < cutoff:
+            self._done.popleft()
+        return len(self._done) / self.rate_window_s
+
+    def quantile(self, q: float) -> float:
+        if not self._latency:
+            return 0.0
+        xs = sorted(self._latency)
+        return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+    def render(self) -> tuple[bytes, str]:
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST

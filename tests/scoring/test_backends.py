@@ -1,0 +1,59 @@
+"""The scoring layer without a browser: the typed Score's JSON round trip, strict settings, the
+backend params.yaml picks, and fan-out in chunks answered in order."""
+
+import asyncio
+
+import pytest
+import yaml
+
+from cogevol.scoring import Score, ScoreItem, Scorers, ScoringConfig, ScoringSettings, open_scorers
+from cogevol.scoring.base import in_chunks
+from cogevol.scoring.http_client import HttpScorers
+from cogevol.scoring.ray_backend import RayScorers
+from tests.conftest import REPO
+
+
+def test_score_round_trips_through_json_without_its_images():
+    s = Score("html", 0.8, "pass", "1/1 operable controls live", False, True, {"blank": 0.1}, {"blank": 1.0}, 1.2,
+              details={"controls_live": 1}, images=[b"png"])
+    back = Score.from_json({**s.to_json(), "unknown_future_field": 1})
+    assert back == Score(**{**s.__dict__, "images": []}) and "images" not in s.to_json()
+    none = Score.no_verdict("slide", "deadline: no verdict within 1 s")
+    assert none.reward is None and none.gate == "none" and not none.passed and none.harness_error.startswith("deadline")
+    with pytest.raises(ValueError, match="modality must be one of"):
+        ScoreItem("video", "x")
+
+
+def test_params_pick_the_backend_strictly(monkeypatch):
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    assert ScoringConfig.from_params(params["scoring"]).backend == "local"
+    local = Scorers.from_params(params, workers=3)
+    assert isinstance(local, Scorers) and local.settings.workers == 3
+    assert local.settings.probe.page_timeout_s == params["probe"]["probe"]["page_timeout_s"]
+    monkeypatch.setenv("COGEVOL_SCORING_TOKEN", "t0k")
+    http = open_scorers({**params, "scoring": {**params["scoring"], "backend": "http", "url": "http://h:1/"}})
+    assert isinstance(http, HttpScorers) and http.url == "http://h:1" and http.token == "t0k"
+    ray = open_scorers({**params, "scoring": {**params["scoring"], "backend": "ray"}})
+    assert isinstance(ray, RayScorers) and ray.settings.workers == params["scoring"]["ray"]["workers_per_actor"]
+    with pytest.raises(ValueError, match="scoring.backend must be one of"):
+        open_scorers({"scoring": {"backend": "spark"}})
+    with pytest.raises(KeyError, match="unknown key"):
+        open_scorers({"scoring": {"backend": "ray", "ray": {"actor": 2}}})
+    assert ScoringSettings.from_params({"judge": {"enabled": True, "base_url": "http://j"}}).judge.base_url == "http://j"
+
+
+def test_chunks_fan_out_and_come_back_in_order():
+    items = [ScoreItem("html", str(k)) for k in range(10)]
+    calls = []
+
+    async def run(chunk):
+        calls.append(len(chunk))
+        await asyncio.sleep(0.01 * (10 - int(chunk[0].text)))  # later chunks finish first
+        return [Score("html", int(i.text) / 10, "pass", i.text) for i in chunk]
+
+    async def go():
+        return [pair async for pair in in_chunks(items, 4, run)]
+
+    pairs = asyncio.run(go())
+    assert sorted(calls) == [2, 4, 4] and sorted(k for k, _ in pairs) == list(range(10))
+    assert all(s.reason == str(k) for k, s in pairs)

@@ -1,0 +1,172 @@
+"""`cogevol serve` against real clients: the contracts of /score, /get_reward (OpenRLHF's
+documented format), /health and /metrics; admission (429 + Retry-After), deadlines, limits,
+auth; the HTTP backend's client; SIGTERM draining of the real CLI process."""
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import psutil
+import pytest
+
+from cogevol.prompts import HTML_SYSTEM
+from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
+from cogevol.scoring.http_client import HttpScorers, ScoringServiceError
+from cogevol.scoring.openrlhf import items_from_request, modality_of, response_of, user_request
+from cogevol.scoring.service import ServeConfig, free_port, serve_in_background
+
+ROOT = Path(__file__).parents[2]
+LIVE = (ROOT / "tests" / "probe" / "corpus" / "live_counter.html").read_text()
+DEAD = (ROOT / "tests" / "probe" / "corpus" / "dead_static_shell.html").read_text()
+DECK = (ROOT / "tests" / "slides" / "corpus" / "photosynthesis__clean.json").read_text()
+ASK = "a click counter: a button that adds one"
+
+
+def chatml(system: str, user: str) -> str:
+    return f"<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n<|im_start|>assistant\n"
+
+
+def test_openrlhf_queries_split_into_request_and_response():
+    prompt = chatml(HTML_SYSTEM, ASK)
+    query = prompt + f"```html\n{LIVE}\n```<|im_end|>"
+    assert user_request(prompt) == ASK and response_of(query, prompt) == f"```html\n{LIVE}\n```"
+    assert user_request("<|start_header_id|>user<|end_header_id|>\n\nmake slides<|eot_id|>") == "make slides"
+    assert modality_of(chatml("You write slides ... cogevol-slides/1 ...", "x"), "{}") == "slide"
+    assert modality_of("", DECK) == "slide" and modality_of("", LIVE) == "html"
+    (item,) = items_from_request({"query": [query], "prompts": [prompt], "labels": [""]})
+    assert item == ScoreItem("html", f"```html\n{LIVE}\n```", ASK)
+    (labelled,) = items_from_request({"query": [DECK], "labels": ['{"modality": "slide", "request": "photosynthesis"}']})
+    assert labelled == ScoreItem("slide", DECK, "photosynthesis")
+    with pytest.raises(ValueError, match="'prompts' must be a list of strings, one per query"):
+        items_from_request({"query": ["a", "b"], "prompts": ["a"]})
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_score_get_reward_health_and_metrics_over_http():
+    with serve_in_background(Scorers(ScoringSettings(workers=2)), workers=2) as (url, _):
+        with httpx.Client(base_url=url, timeout=120) as c:
+            assert c.get("/health").json()["status"] == "ok"
+            r = c.post("/score", json={"items": [{"modality": "html", "text": f"```html\n{LIVE}\n```", "request": ASK},
+                                                 {"modality": "html", "text": DEAD, "request": ASK},
+                                                 {"modality": "slide", "text": DECK}, {"modality": "html", "text": "no page"}]})
+            assert r.status_code == 200
+            s = r.json()["scores"]
+            assert [x["gate"] for x in s] == ["pass", "fail", "pass", "fail"] and s[0]["reward"] > 0.5 and s[2]["reward"] == 1.0
+            assert [(x["hard_fail"], x["rendered_ok"]) for x in s] == [(False, True), (True, True), (False, True), (True, False)]
+            assert s[0]["terms"] and s[0]["weights"] and s[0]["details"]["controls_live"] == 1 and s[0]["seconds"] > 0
+            assert s[3]["reason"] == "no HTML document in the answer"
+            # OpenRLHF: query = templated prompt + response; rewards are floats, never null
+            prompt = chatml(HTML_SYSTEM, ASK)
+            g = c.post("/get_reward", json={"query": [prompt + LIVE + "<|im_end|>", prompt + DEAD], "prompts": [prompt, prompt],
+                                            "labels": ["", ""]}).json()
+            assert g["rewards"][0] == s[0]["reward"] and g["rewards"][1] == 0.0 and g["scores"] == g["rewards"]
+            assert g["extra_logs"]["gate_pass"] == [1.0, 0.0]
+            m = c.get("/metrics").text
+            assert 'cogevol_scoring_items_total{gate="pass",modality="html"} 2.0' in m
+            assert "cogevol_scoring_pages_per_second" in m and 'cogevol_scoring_latency_seconds{quantile="0.95"}' in m
+            assert "cogevol_scoring_queue_depth 0.0" in m and "cogevol_scoring_harness_errors_total 0.0" in m
+            assert c.post("/score", json={"items": [{"modality": "video", "text": "x"}]}).status_code == 422
+            assert c.post("/score", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
+            assert c.post("/get_reward", json={"query": "one string"}).status_code == 422
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_a_full_queue_answers_429_with_retry_after_and_limits_give_413():
+    cfg = ServeConfig(max_queue=2, max_items=3, max_body_mb=0.05)
+    with serve_in_background(Scorers(), cfg) as (url, app):
+        async def go():
+            async with httpx.AsyncClient(base_url=url, timeout=120) as c:
+                first = asyncio.ensure_future(c.post("/score", json={"items": [{"modality": "html", "text": LIVE}] * 2}))
+                while app.state.service.metrics.pending < 2:
+                    await asyncio.sleep(0.01)
+                busy = await c.post("/score", json={"items": [{"modality": "html", "text": LIVE}]})
+                return await first, busy
+
+        first, busy = asyncio.run(go())
+        assert first.status_code == 200 and len(first.json()["scores"]) == 2
+        assert busy.status_code == 429 and int(busy.headers["retry-after"]) >= 1
+        with httpx.Client(base_url=url, timeout=60) as c:
+            assert c.post("/score", json={"items": [{"modality": "html", "text": "x"}] * 4}).status_code == 413
+            assert c.post("/score", json={"items": [{"modality": "html", "text": "x" * 60_000}]}).status_code == 413
+            assert "cogevol_scoring_rejected_requests_total 1.0" in c.get("/metrics").text
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_deadline_auth_and_the_http_backend_client():
+    cfg = ServeConfig(item_deadline_s=0.05)
+    with serve_in_background(Scorers(), cfg, token="s3cret") as (url, _):
+        assert httpx.post(f"{url}/score", json={"items": [{"modality": "html", "text": LIVE}]}).status_code == 401
+        assert httpx.get(f"{url}/health").status_code == 200  # health needs no token (load balancers probe it)
+        with pytest.raises(ScoringServiceError, match="HTTP 401"):
+            asyncio.run(HttpScorers(url, token="wrong").score([ScoreItem("html", LIVE)]))
+        (late,) = asyncio.run(HttpScorers(url, token="s3cret").score([ScoreItem("html", LIVE)]))
+        assert late.reward is None and late.gate == "none" and late.reason.startswith("deadline: no verdict within")
+
+    with serve_in_background(Scorers(ScoringSettings(workers=2)), ServeConfig(max_queue=2), workers=2) as (url, _):
+        items = [ScoreItem("html", LIVE, ASK), ScoreItem("html", DEAD, ASK), ScoreItem("slide", DECK)] * 2
+
+        async def go():
+            async with HttpScorers(url, batch_items=2, backoff_s=0.1) as http:  # 3 requests of 2 on a queue of 2: 429s, retried
+                remote = await http.score(items)
+            async with Scorers(ScoringSettings(workers=2)) as local:
+                return remote, await local.score(items)
+
+        remote, local = asyncio.run(go())
+        assert [(s.gate, s.reward) for s in remote] == [(s.gate, s.reward) for s in local]
+
+
+def _chromium_since(t0: float) -> list[int]:
+    return [p.pid for p in psutil.process_iter(["name", "create_time"])
+            if "chrom" in (p.info["name"] or "").lower() and (p.info["create_time"] or 0) >= t0]
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_sigterm_drains_in_flight_requests_then_closes_every_chromium(tmp_path):
+    port = free_port()
+    t0 = time.time()
+    env = {**os.environ, "COGEVOL_SCORING_TOKEN": ""}
+    proc = subprocess.Popen([sys.executable, "-m", "cogevol.cli", "serve", "--params", str(ROOT / "params.yaml"), "--port", str(port),
+                             "--workers", "1"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read() if proc.poll() is not None else "no /health"
+            time.sleep(0.3)
+
+        async def go():
+            async with httpx.AsyncClient(base_url=url, timeout=120) as c:
+                inflight = asyncio.ensure_future(c.post("/score", json={"items": [{"modality": "html", "text": LIVE}] * 3}))
+                await asyncio.sleep(1.0)  # accepted and running
+                proc.send_signal(signal.SIGTERM)
+                await asyncio.sleep(0.5)
+                try:
+                    late = (await c.get("/health")).status_code
+                except httpx.TransportError:
+                    late = "refused"
+                return await inflight, late
+
+        done, late = asyncio.run(go())
+        assert done.status_code == 200 and [s["gate"] for s in done.json()["scores"]] == ["pass"] * 3
+        assert late in (503, "refused")  # draining: no new work
+        assert proc.wait(timeout=60) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once it has drained
+        assert "serve: scorers closed" in proc.stdout.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    time.sleep(0.5)
+    assert _chromium_since(t0) == []
