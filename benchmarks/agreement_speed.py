@@ -10,16 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 from scipy.stats import rankdata
 
+from cogevol.evaluate.agreement import bootstrap_spearman, correlate
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from cogevol.evaluate.agreement import bootstrap_spearman, correlate  # noqa: E402
 
 
 def baseline(x: np.ndarray, y: np.ndarray, resamples: int, seed: int = 0) -> np.ndarray:

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
+from cogevol.dedup.labelled import labelled_set, pairwise_scores
+from cogevol.dedup.pipeline import DedupConfig, dedup
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from cogevol.dedup.labelled import labelled_set, pairwise_scores  # noqa: E402
-from cogevol.dedup.pipeline import DedupConfig, dedup  # noqa: E402
 
 WEBGEN = ROOT / "data" / "external" / "webgen-bench" / "test.jsonl"
 

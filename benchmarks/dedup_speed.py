@@ -20,14 +20,13 @@ from pathlib import Path
 
 import numpy as np
 import orjson
+from querygen import short_queries  # noqa: E402 (a sibling module: run as python benchmarks/dedup_speed.py)
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.querygen import short_queries  # noqa: E402
-from cogevol.dedup import simhash, tfidf  # noqa: E402
-from cogevol.dedup.labelled import pairwise_scores  # noqa: E402
-from cogevol.dedup.ngrams import char_ngrams, multi_ngrams  # noqa: E402
-from cogevol.dedup.pipeline import DedupConfig  # noqa: E402
-from cogevol.text import normalize, shingle_text  # noqa: E402
+from cogevol.dedup import simhash, tfidf
+from cogevol.dedup.labelled import pairwise_scores
+from cogevol.dedup.ngrams import char_ngrams, multi_ngrams
+from cogevol.dedup.pipeline import DedupConfig
+from cogevol.text import normalize, shingle_text
 
 
 def simhash_all_pairs(fp: np.ndarray, k: int, block: int = 1024) -> set[tuple[int, int]]:

@@ -25,11 +25,11 @@ from pathlib import Path
 
 import httpx
 
+from cogevol.judge.aclient import AsyncChatClient
+from cogevol.judge.cache import DiskCache
+from cogevol.judge.client import EndpointConfig
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from cogevol.judge.aclient import AsyncChatClient  # noqa: E402
-from cogevol.judge.cache import DiskCache  # noqa: E402
-from cogevol.judge.client import EndpointConfig  # noqa: E402
 
 
 def server_stats(url: str) -> dict:

@@ -9,20 +9,19 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import orjson
 
+from cogevol.traffic import pii
+from cogevol.traffic.mine import run_mine
+from cogevol.traffic.readers import read_jsonl
+from cogevol.traffic.schema import validate
+from cogevol.traffic.synth import generate_traffic
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from cogevol.traffic import pii  # noqa: E402
-from cogevol.traffic.mine import run_mine  # noqa: E402
-from cogevol.traffic.readers import read_jsonl  # noqa: E402
-from cogevol.traffic.schema import validate  # noqa: E402
-from cogevol.traffic.synth import generate_traffic  # noqa: E402
 
 
 def best_of(fn, repeats: int = 3) -> float:

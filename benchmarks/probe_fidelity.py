@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 
+from cogevol.probe.core import ProbeConfig
+from cogevol.scoring import ScoringSettings
+from cogevol.scoring.local import score_pages
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from cogevol.probe.core import ProbeConfig  # noqa: E402
-from cogevol.scoring import ScoringSettings  # noqa: E402
-from cogevol.scoring.local import score_pages  # noqa: E402
 
 CORPUS = ROOT / "tests" / "probe" / "corpus"
 

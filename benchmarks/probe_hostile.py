@@ -10,17 +10,16 @@ import argparse
 import asyncio
 import json
 import random
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 import psutil
 
+from cogevol.scoring import ScoringSettings
+from cogevol.scoring.local import score_pages
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from cogevol.scoring import ScoringSettings  # noqa: E402
-from cogevol.scoring.local import score_pages  # noqa: E402
 
 BTN = "<h1>Game</h1><button id=b>Play</button><p id=o>ready</p>"
 HOSTILE = {

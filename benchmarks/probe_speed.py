@@ -12,16 +12,15 @@ import asyncio
 import json
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
+from cogevol.browser.pool import BrowserConfig, BrowserPool
+from cogevol.probe.core import probe_html
+from cogevol.scoring import ScoringSettings
+from cogevol.scoring.local import score_pages
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from cogevol.browser.pool import BrowserConfig, BrowserPool  # noqa: E402
-from cogevol.probe.core import probe_html  # noqa: E402
-from cogevol.scoring import ScoringSettings  # noqa: E402
-from cogevol.scoring.local import score_pages  # noqa: E402
 
 CORPUS = ROOT / "tests" / "probe" / "corpus"
 

@@ -12,17 +12,16 @@ import asyncio
 import json
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
+from cogevol.browser.pool import PAGE_URL, BrowserPool
+from cogevol.rewards.slide import SlideScorer
+from cogevol.slides.contract import CANVAS_H, CANVAS_W, ContractError, parse
+from cogevol.slides.render import MEASURE_JS, deck_html
+from cogevol.slides.rules import evaluate
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from cogevol.browser.pool import PAGE_URL, BrowserPool  # noqa: E402
-from cogevol.rewards.slide import SlideScorer  # noqa: E402
-from cogevol.slides.contract import CANVAS_H, CANVAS_W, ContractError, parse  # noqa: E402
-from cogevol.slides.render import MEASURE_JS, deck_html  # noqa: E402
-from cogevol.slides.rules import evaluate  # noqa: E402
 
 CORPUS = ROOT / "tests" / "slides" / "corpus"
 

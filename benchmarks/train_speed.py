@@ -27,10 +27,10 @@ from pathlib import Path
 
 import psutil
 
+from cogevol.tracking import EXPERIMENT
+from cogevol.train.synthetic import prompt_records, sft_dataset
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from cogevol.tracking import EXPERIMENT  # noqa: E402
-from cogevol.train.synthetic import prompt_records, sft_dataset  # noqa: E402
 
 STAGES = ("sft", "grpo_slide", "grpo_html")
 SFT_TIMING = ("train_s", "tokens_per_s")  # training loop only (the stage wall adds imports, tokenizer, saving)

@@ -89,8 +89,9 @@ def _with_judge(params: dict, url: str | None, model: str | None) -> dict:
 
 
 def _score_files(items: list[tuple[str, str]], modality: str, params: dict, request: str, settings_kw: dict,
-                 workers: int | None = None, on_score=None) -> None:
-    """Score files in process and hand each (path, Score) to `on_score` as it finishes."""
+                 workers: int | None = None, on_score=None, in_order: bool = False) -> None:
+    """Score files in process and hand each (path, Score) to `on_score`: as each finishes, or in
+    input order."""
     import asyncio
     from dataclasses import replace
 
@@ -101,6 +102,10 @@ def _score_files(items: list[tuple[str, str]], modality: str, params: dict, requ
 
     async def run() -> None:
         async with Scorers(settings) as scorers:
+            if in_order:
+                for (path, _), score in zip(items, await scorers.score(batch)):
+                    on_score(path, score)
+                return
             async for k, score in scorers.stream(batch):
                 on_score(items[k][0], score)
 
@@ -116,7 +121,7 @@ def _cmd_probe(a: argparse.Namespace) -> int:
     if items is None:
         return 2
     params = _with_judge(_all_params(a.params), a.judge_url, a.judge_model)
-    probe = ProbeConfig(**(params.get("probe") or {}).get("probe", {}))
+    probe = ProbeConfig(**(params.get("probe") or {}).get("harness", {}))
     probe = replace(probe, **({"method": a.method} if a.method else {}),
                     **({"page_timeout_s": a.page_timeout} if a.page_timeout else {}))
 
@@ -148,7 +153,7 @@ def _cmd_slide_score(a: argparse.Namespace) -> int:
             (png_dir / f"{Path(path).stem}.slide{k + 1}.png").write_bytes(png)
         print(json.dumps(rec, ensure_ascii=False), flush=True)
 
-    _score_files(items, "slide", params, a.request or "", {"screenshots": png_dir is not None}, 1, show)
+    _score_files(items, "slide", params, a.request or "", {"screenshots": png_dir is not None}, 1, show, in_order=True)
     return 0
 
 

@@ -15,12 +15,43 @@ import sys
 import time
 from pathlib import Path
 
+import yaml
 from prefect import get_run_logger, task
 
-# The DAG order of dvc.yaml. Stages that call networks get retries (filter and evaluate: an LLM
-# or judge endpoint when configured; distill: the teacher; grpo_slide: the judge); local
-# stages fail fast, since a retry would fail the same way.
-PIPELINE_STAGES = ("mine", "dedup", "filter", "distill", "sft", "grpo_slide", "grpo_html", "evaluate")
+
+def dag_order(repo: str | Path = ".", upto: str | None = None) -> tuple[str, ...]:
+    """The stages of `repo`'s dvc.yaml in dependency order (a stage comes after every stage whose
+    outs it reads; ties keep the file's order), or only `upto` and the stages it needs. Read from
+    dvc.yaml, so the flows can never run a stale order."""
+    stages = yaml.safe_load((Path(repo) / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
+
+    def paths(st: dict, key: str) -> list[str]:
+        return [(p if isinstance(p, str) else next(iter(p))).rstrip("/") for p in st.get(key) or []]
+
+    def needs(name: str) -> set[str]:
+        deps = paths(stages[name], "deps")
+        return {other for other in stages if other != name and any(
+            d == o or d.startswith(o + "/") or o.startswith(d + "/") for d in deps for o in paths(stages[other], "outs"))}
+
+    order: list[str] = []
+    while len(order) < len(stages):
+        ready = [s for s in stages if s not in order and needs(s) <= set(order)]
+        if not ready:
+            raise ValueError(f"dvc.yaml: a cycle among {sorted(set(stages) - set(order))}")
+        order.append(ready[0])
+    if upto is None:
+        return tuple(order)
+    wanted, todo = set(), [upto]
+    while todo:
+        s = todo.pop()
+        if s not in wanted:
+            wanted.add(s)
+            todo += needs(s)
+    return tuple(s for s in order if s in wanted)
+
+# Stages that call networks get retries (filter and evaluate: an LLM or judge endpoint when
+# configured; distill: the teacher; grpo_slide: the judge); local stages fail fast, since a
+# retry would fail the same way.
 DEFAULT_RETRIES = {"filter": 2, "distill": 2, "grpo_slide": 1, "evaluate": 1}
 
 

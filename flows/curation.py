@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from prefect import flow
 
-from flows.common import run_stages
-
-CURATION_STAGES = ("mine", "dedup", "filter")
+from flows.common import dag_order, run_stages
 
 
 @flow(name="cogevol-curation")
-def curation(repo: str = ".", stages: tuple[str, ...] = CURATION_STAGES, retries: dict[str, int] | None = None,
+def curation(repo: str = ".", stages: tuple[str, ...] | None = None, retries: dict[str, int] | None = None,
              track: bool = True) -> list[dict]:
-    """Run the curation stages in DAG order; returns per-stage timings."""
-    return run_stages("curation-flow", stages, repo, retries, track)
+    """Run `filter` and the stages it needs (mine, dedup), in DAG order; returns per-stage timings."""
+    return run_stages("curation-flow", stages or dag_order(repo, upto="filter"), repo, retries, track)
 
 
 if __name__ == "__main__":

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from prefect import flow
 
-from flows.common import PIPELINE_STAGES, run_stages
+from flows.common import dag_order, run_stages
 
 
 @flow(name="cogevol-pipeline")
-def pipeline(repo: str = ".", stages: tuple[str, ...] = PIPELINE_STAGES, retries: dict[str, int] | None = None,
+def pipeline(repo: str = ".", stages: tuple[str, ...] | None = None, retries: dict[str, int] | None = None,
              track: bool = True) -> list[dict]:
-    """Run every stage in DAG order under one MLflow parent run; returns per-stage timings."""
-    return run_stages("pipeline-flow", stages, repo, retries, track)
+    """Run every stage (or `stages`) in dvc.yaml's DAG order under one MLflow parent run;
+    returns per-stage timings."""
+    return run_stages("pipeline-flow", stages or dag_order(repo), repo, retries, track)
 
 
 @flow(name="cogevol-evaluation")

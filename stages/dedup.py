@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import stage_args, start, write_csv, write_metrics  # noqa: E402
-
-from cogevol.dedup.pipeline import DedupConfig  # noqa: E402
-from cogevol.dedup.records import dedup_file  # noqa: E402
-from cogevol.plots import histogram  # noqa: E402
-from cogevol.tracking import stage_run  # noqa: E402
+from cogevol.config import from_dict
+from cogevol.dedup.pipeline import DedupConfig
+from cogevol.dedup.records import dedup_file
+from cogevol.plots import histogram
+from cogevol.stage_io import stage_args, start, write_csv, write_metrics
+from cogevol.tracking import stage_run
 
 
 def main() -> None:
     a = stage_args("CSV of group sizes for `dvc plots`")
-    params = dict(start("dedup"))
-    field = params.pop("field", "request")
+    params, _ = start("dedup")
+    params = dict(params)
+    field = params.pop("field", "request")  # which record field holds the text; the rest configures dedup
     with stage_run("dedup", params) as run:
-        res, summary = dedup_file(a.input, field, a.out, DedupConfig(**params), survivors=True)
+        res, summary = dedup_file(a.input, field, a.out, from_dict(DedupConfig, params), survivors=True)
         write_metrics(a.metrics, summary)
         run.log_metrics({k: v for k, v in summary.items() if k != "config"})
         sizes = Counter(res.semantic_rep.tolist()).values()

@@ -3,15 +3,10 @@ reward-human agreement on the ratings file."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import start, write_csv, write_metrics  # noqa: E402
-
-from cogevol.config import load_params  # noqa: E402
-from cogevol.evaluate.stage import EvalConfig, evaluate  # noqa: E402
-from cogevol.tracking import stage_run  # noqa: E402
+from cogevol.config import from_dict
+from cogevol.evaluate.stage import EvalConfig, evaluate
+from cogevol.stage_io import start, write_csv, write_metrics
+from cogevol.tracking import stage_run
 
 
 def main() -> None:
@@ -22,9 +17,8 @@ def main() -> None:
     ap.add_argument("--metrics", required=True)
     ap.add_argument("--plot", required=True, help="CSV of overall score per system for `dvc plots`")
     a = ap.parse_args()
-    params = start("evaluate")
-    allp = load_params()
-    cfg = EvalConfig.from_params(params)
+    params, allp = start("evaluate")
+    cfg = from_dict(EvalConfig, params)
     with stage_run("evaluate", params) as run:
         metrics = evaluate(cfg, a.out, allp, run)
         write_metrics(a.metrics, metrics)

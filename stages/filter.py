@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import stage_args, start, write_csv, write_metrics  # noqa: E402
-
-from cogevol.curate.pipeline import run_filter  # noqa: E402
-from cogevol.plots import barh  # noqa: E402
-from cogevol.tracking import stage_run  # noqa: E402
+from cogevol.curate.pipeline import run_filter
+from cogevol.plots import barh
+from cogevol.stage_io import stage_args, start, write_csv, write_metrics
+from cogevol.tracking import stage_run
 
 
 def main() -> None:
     a = stage_args("CSV of drops per reason for `dvc plots`")
-    params = start("filter")
+    params, _ = start("filter")
     with stage_run("filter", params) as run:
         stats = run_filter(a.input, a.out, params)
         metrics = stats.as_metrics()

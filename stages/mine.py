@@ -5,19 +5,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import stage_args, start, write_metrics  # noqa: E402
-
-from cogevol.plots import barh  # noqa: E402
-from cogevol.tracking import stage_run  # noqa: E402
-from cogevol.traffic.mine import MineConfig, run_mine  # noqa: E402
+from cogevol.config import from_dict
+from cogevol.plots import barh
+from cogevol.stage_io import stage_args, start, write_metrics
+from cogevol.tracking import stage_run
+from cogevol.traffic.mine import MineConfig, run_mine
 
 
 def main() -> None:
     a = stage_args(many_inputs=True)
-    params = start("mine")
+    params, _ = start("mine")
     with stage_run("mine", params) as run:
-        stats = run_mine(a.input, a.out, MineConfig(**params), root=Path.cwd())
+        stats = run_mine(a.input, a.out, from_dict(MineConfig, params), root=Path.cwd())
         metrics = stats.as_metrics()
         write_metrics(a.metrics, metrics)
         run.log_metrics(metrics)

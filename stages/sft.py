@@ -6,24 +6,17 @@ tokenizer also learns from (model.base: tiny).
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import stage_args, start, write_csv, write_metrics  # noqa: E402
-
-from cogevol.config import load_params  # noqa: E402
-from cogevol.tracking import stage_run  # noqa: E402
-from cogevol.train.distributed import quiet_other_ranks  # noqa: E402
-from cogevol.train.stages import sft_stage  # noqa: E402
+from cogevol.stage_io import stage_args, start, write_csv, write_metrics
+from cogevol.tracking import stage_run
+from cogevol.train.distributed import quiet_other_ranks
+from cogevol.train.stages import sft_stage
 
 GROUPS = ("model", "train", "sft")
 
 
 def main() -> None:
     a = stage_args("CSV of the training loss per step for `dvc plots`", many_inputs=True)
-    start("sft")
-    params = load_params()
+    _, params = start("sft")
     main_rank = quiet_other_ranks()  # under a launcher, rank 0 writes the DVC files and the MLflow run
     with stage_run("sft", {g: params.get(g) for g in GROUPS}) as run:
         res = sft_stage(a.input[0], a.input[1] if len(a.input) > 1 else None, a.out, params, run)

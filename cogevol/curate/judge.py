@@ -9,12 +9,13 @@ nothing is silently accepted or lost.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from cogevol.curate.base import AUTO_REJECT_AXES, AXES, Verdict
-from cogevol.judge.client import ChatClient, EndpointConfig, EndpointError, parse_json_object
+from cogevol.judge.aclient import AsyncChatClient
+from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
 
 log = logging.getLogger(__name__)
 
@@ -60,23 +61,30 @@ def parse_verdicts(reply: str) -> list[Verdict]:
 
 
 class LLMJudge:
-    def __init__(self, cfg: EndpointConfig, concurrency: int = 8, client: ChatClient | None = None):
-        self.client = client or ChatClient(cfg)
-        self.concurrency = concurrency
+    """The filter's LLM route: one judge call per request on the async client, `concurrency` in
+    flight; a request the endpoint cannot judge is routed to review with the error."""
+
+    def __init__(self, cfg: EndpointConfig, concurrency: int | None = None):
+        self.cfg, self.concurrency = cfg, concurrency or cfg.concurrency
 
     def judge(self, request: str) -> JudgeDecision:
+        return self.judge_many([request])[0]
+
+    def judge_many(self, requests: list[str]) -> list[JudgeDecision]:
+        async def run() -> list[JudgeDecision]:
+            async with AsyncChatClient(self.cfg, concurrency=self.concurrency) as client:
+                return list(await asyncio.gather(*(self._one(client, r) for r in requests)))
+
+        return asyncio.run(run())
+
+    async def _one(self, client: AsyncChatClient, request: str) -> JudgeDecision:
         messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": request}]
         try:
-            reply = self.client.chat(messages, json_mode=True)
-            verdicts = parse_verdicts(reply)
+            verdicts = parse_verdicts(await client.chat(messages, json_mode=True))
         except (EndpointError, ValueError) as e:
             log.warning("judge failed on a request: %s", e)
             return JudgeDecision("route", [], error=str(e)[:300])
         return JudgeDecision(decide(verdicts), verdicts)
 
-    def judge_many(self, requests: list[str]) -> list[JudgeDecision]:
-        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-            return list(pool.map(self.judge, requests))
-
     def close(self) -> None:
-        self.client.close()
+        """Nothing held between calls (kept for callers that close what they open)."""

@@ -10,16 +10,28 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import orjson
 
+from cogevol.config import from_dict
 from cogevol.curate.base import AXES, Verdict
 from cogevol.curate.rules import default_filters
 from cogevol.progress import Progress
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FilterConfig:
+    """params.yaml: filter (the values and their meaning live there)."""
+
+    backend: str = "rules"  # rules | llm
+    allowed_categories: tuple[str, ...] = ("slide", "html")
+    min_content_units: float = 2.0
+    drop_redacted: bool = False
+    judge: dict = field(default_factory=dict)  # the llm backend's endpoint (cogevol.judge.client.EndpointConfig)
 
 
 @dataclass
@@ -68,9 +80,7 @@ def _judge_verdicts(records: list[dict], cfg: dict) -> Iterator[tuple[str, list[
     from cogevol.curate.judge import LLMJudge
     from cogevol.judge.client import EndpointConfig
 
-    jcfg = dict(cfg.get("judge") or {})
-    concurrency = jcfg.pop("concurrency", 8)
-    judge = LLMJudge(EndpointConfig(**jcfg), concurrency=concurrency)
+    judge = LLMJudge(from_dict(EndpointConfig, cfg.get("judge")))
     try:
         batch = 256
         for s in range(0, len(records), batch):
@@ -115,6 +125,9 @@ def filter_records(records: Iterable[dict], cfg: dict, stats: FilterStats) -> It
 
 
 def run_filter(input_path: str | Path, out_dir: str | Path, cfg: dict) -> FilterStats:
+    """Filter a JSONL of requests into prompts.jsonl, dropped.jsonl and review.jsonl under
+    `out_dir`. `cfg` is the params group, checked strictly (a misspelt key is an error)."""
+    cfg = asdict(from_dict(FilterConfig, cfg))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     stats = FilterStats()

@@ -69,99 +69,128 @@ def _verify(stage: str, norm: list[str], i: np.ndarray, j: np.ndarray, score: np
     return keep
 
 
-def dedup(ids: list[str], texts: list[str], cfg: DedupConfig | None = None) -> DedupResult:
-    cfg = cfg or DedupConfig()
-    if len(set(ids)) != len(ids):
-        raise ValueError("dedup: ids must be unique")
-    timings = {}
-    t0 = time.perf_counter()
-    n = len(texts)
-    norm = [normalize(t) for t in texts]
-    timings["normalize_s"] = time.perf_counter() - t0
+@dataclass
+class _Nodes:
+    """Exact pass: one node per distinct normalised text."""
 
-    # exact: one node per distinct normalised text, remembered by its first row
-    t = time.perf_counter()
+    norm: list[str]  # node -> normalised text
+    rows: np.ndarray  # node -> its first row
+    of_row: np.ndarray  # row -> node
+    support: np.ndarray  # node -> rows it stands for
+
+
+@dataclass
+class _Links:
+    """One near-duplicate pass over some nodes: accepted links, groups, strongest partners."""
+
+    rep: np.ndarray  # node (of this pass) -> its representative node (of this pass)
+    partner: np.ndarray  # node -> strongest accepted partner (-1 if none)
+    score: np.ndarray  # the partner link's score
+    pairs: tuple[int, int]  # (candidate pairs, accepted)
+    stats: dict = field(default_factory=dict)
+
+
+def _exact_nodes(norm: list[str]) -> tuple[np.ndarray, _Nodes]:
+    """(row -> first row with the same text, the nodes)."""
+    n = len(norm)
     first_row: dict[str, int] = {}
     exact_of = np.fromiter((first_row.setdefault(s, r) for r, s in enumerate(norm)), np.int64, n)
-    u_rows = np.fromiter(first_row.values(), np.int64, len(first_row))  # node -> first row
-    u_norm = list(first_row.keys())
-    node_of_row = np.empty(n, np.int64)
+    rows = np.fromiter(first_row.values(), np.int64, len(first_row))
     node_index = np.full(n, -1, np.int64)
-    node_index[u_rows] = np.arange(len(u_rows))
-    node_of_row[:] = node_index[exact_of]
-    support = np.bincount(node_of_row, minlength=len(u_rows))
-    timings["exact_s"] = time.perf_counter() - t
-    log.info("dedup: %d texts, %d distinct after normalisation (%.1fs)", n, len(u_rows), time.perf_counter() - t0)
+    node_index[rows] = np.arange(len(rows))
+    of_row = node_index[exact_of]
+    return exact_of, _Nodes(list(first_row.keys()), rows, of_row, np.bincount(of_row, minlength=len(rows)))
 
-    # SimHash over character n-grams of the punctuation-free text
-    t = time.perf_counter()
-    vetoed: list = []
-    shingles = [shingle_text(s) for s in u_norm]
+
+def _simhash_pass(nodes: _Nodes, shingles: list[str], cfg: DedupConfig, vetoed: list) -> _Links:
+    """SimHash over character n-grams of the punctuation-free text, verified, grouped."""
     d, g = char_ngrams(shingles, cfg.simhash_ngram)
     fp = simhash.fingerprints(d, g, len(shingles))
     si, sj, sd = simhash.close_pairs(fp, cfg.simhash_max_distance, cfg.simhash_bucket_window)
     has_grams = np.bincount(d, minlength=len(shingles)) > 0
     real = has_grams[si] & has_grams[sj]  # texts too short for n-grams all hash to 0
     si, sj, sd = si[real], sj[real], sd[real]
-    ok = _verify("simhash", u_norm, si, sj, sd, cfg, vetoed, u_rows)
-    sim_pairs = (int(len(si)), int(ok.sum()))
+    ok = _verify("simhash", nodes.norm, si, sj, sd, cfg, vetoed, nodes.rows)
+    pairs = (int(len(si)), int(ok.sum()))
     si, sj, sd = si[ok], sj[ok], sd[ok]
-    lex_label = cluster.components(len(u_rows), si, sj)
-    lex_rep_node = cluster.elect(lex_label, support, u_rows)
-    sim_partner, sim_dist = cluster.strongest_link(len(u_rows), si, sj, sd, higher_is_better=False)
+    rep = cluster.elect(cluster.components(len(nodes.rows), si, sj), nodes.support, nodes.rows)
+    partner, dist = cluster.strongest_link(len(nodes.rows), si, sj, sd, higher_is_better=False)
+    return _Links(rep, partner, dist, pairs)
+
+
+def _tfidf_pass(nodes: _Nodes, shingles: list[str], lex_nodes: np.ndarray, lex_rep: np.ndarray, cfg: DedupConfig,
+                vetoed: list) -> _Links:
+    """TF-IDF over the lexical representatives only (indices local to `lex_nodes`), verified, grouped."""
+    support = np.bincount(lex_rep, weights=nodes.support, minlength=len(nodes.rows))[lex_nodes]
+    d, g = multi_ngrams([shingles[k] for k in lex_nodes.tolist()], cfg.tfidf_ngrams)
+    X, df = tfidf.tfidf_matrix(d, g, len(lex_nodes))
+    ti, tj, tc, stats = tfidf.similar_pairs(X, df, cfg.tfidf_threshold, cfg.tfidf_prefix, cfg.tfidf_min_shared,
+                                            cfg.tfidf_max_df, cfg.workers)
+    ok = _verify("tfidf", [nodes.norm[k] for k in lex_nodes.tolist()], ti, tj, tc, cfg, vetoed, nodes.rows[lex_nodes])
+    pairs = (int(len(ti)), int(ok.sum()))
+    ti, tj, tc = ti[ok], tj[ok], tc[ok]
+    rep = cluster.elect(cluster.components(len(lex_nodes), ti, tj), support, nodes.rows[lex_nodes])
+    partner, cos = cluster.strongest_link(len(lex_nodes), ti, tj, tc, higher_is_better=True)
+    return _Links(rep, partner, cos, pairs, stats)
+
+
+def _links_to_rows(n: int, rows_of: np.ndarray, partner: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: the row of its pass partner (-1 if none) and the link's score; `rows_of` maps the
+    pass's nodes to rows."""
+    link, value = np.full(n, -1, np.int64), np.full(n, np.nan)
+    has = partner >= 0
+    link[rows_of[has]] = rows_of[partner[has]]
+    value[rows_of[has]] = score[has]
+    return link, value
+
+
+def dedup(ids: list[str], texts: list[str], cfg: DedupConfig | None = None) -> DedupResult:
+    """Normalise, exact, SimHash, TF-IDF; each row mapped to its representatives, every link and
+    veto recorded (see the module docstring)."""
+    cfg = cfg or DedupConfig()
+    if len(set(ids)) != len(ids):
+        raise ValueError("dedup: ids must be unique")
+    timings, vetoed = {}, []
+    t0 = t = time.perf_counter()
+    n = len(texts)
+    norm = [normalize(x) for x in texts]
+    timings["normalize_s"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    exact_of, nodes = _exact_nodes(norm)
+    timings["exact_s"] = time.perf_counter() - t
+    log.info("dedup: %d texts, %d distinct after normalisation (%.1fs)", n, len(nodes.rows), time.perf_counter() - t0)
+
+    t = time.perf_counter()
+    shingles = [shingle_text(x) for x in nodes.norm]
+    lex = _simhash_pass(nodes, shingles, cfg, vetoed)
+    lex_nodes = np.unique(lex.rep)
     timings["simhash_s"] = time.perf_counter() - t
     log.info("dedup: SimHash linked %d of %d candidate pairs -> %d lexical groups (%.1fs)",
-             sim_pairs[1], sim_pairs[0], len(np.unique(lex_rep_node)), timings["simhash_s"])
+             lex.pairs[1], lex.pairs[0], len(lex_nodes), timings["simhash_s"])
 
-    # TF-IDF over lexical representatives only
     t = time.perf_counter()
-    lex_nodes = np.unique(lex_rep_node)
-    lex_support = np.bincount(lex_rep_node, weights=support, minlength=len(u_rows))[lex_nodes]
-    lex_sh = [shingles[k] for k in lex_nodes.tolist()]
-    d, g = multi_ngrams(lex_sh, cfg.tfidf_ngrams)
-    X, df = tfidf.tfidf_matrix(d, g, len(lex_sh))
-    ti, tj, tc, tstats = tfidf.similar_pairs(X, df, cfg.tfidf_threshold, cfg.tfidf_prefix, cfg.tfidf_min_shared,
-                                             cfg.tfidf_max_df, cfg.workers)
-    lex_norm = [u_norm[k] for k in lex_nodes.tolist()]
-    ok = _verify("tfidf", lex_norm, ti, tj, tc, cfg, vetoed, u_rows[lex_nodes])
-    tf_pairs = (int(len(ti)), int(ok.sum()))
-    ti, tj, tc = ti[ok], tj[ok], tc[ok]
-    sem_label = cluster.components(len(lex_nodes), ti, tj)
-    sem_rep_local = cluster.elect(sem_label, lex_support, u_rows[lex_nodes])
-    tf_partner, tf_cos = cluster.strongest_link(len(lex_nodes), ti, tj, tc, higher_is_better=True)
+    sem = _tfidf_pass(nodes, shingles, lex_nodes, lex.rep, cfg, vetoed)
     timings["tfidf_s"] = time.perf_counter() - t
-    log.info("dedup: TF-IDF linked %d of %d pairs -> %d groups (%.1fs)", tf_pairs[1], tf_pairs[0],
-             len(np.unique(sem_rep_local)), timings["tfidf_s"])
+    log.info("dedup: TF-IDF linked %d of %d pairs -> %d groups (%.1fs)", sem.pairs[1], sem.pairs[0],
+             len(np.unique(sem.rep)), timings["tfidf_s"])
 
     # map everything back to rows
-    lex_rep_row = u_rows[lex_rep_node][node_of_row]
-    local_of_node = np.full(len(u_rows), -1, np.int64)
+    lex_rep_row = nodes.rows[lex.rep][nodes.of_row]
+    local_of_node = np.full(len(nodes.rows), -1, np.int64)
     local_of_node[lex_nodes] = np.arange(len(lex_nodes))
-    sem_rep_node_of_lex = lex_nodes[sem_rep_local]  # local -> node
-    sem_rep_row = u_rows[sem_rep_node_of_lex[local_of_node[lex_rep_node[node_of_row]]]]
-
-    row_is_node = np.zeros(n, bool)
-    row_is_node[u_rows] = True
-    simhash_link = np.full(n, -1, np.int64)
-    simhash_distance = np.full(n, np.nan)
-    linked = row_is_node & (sim_partner[node_of_row] >= 0)
-    simhash_link[linked] = u_rows[sim_partner[node_of_row[linked]]]
-    simhash_distance[linked] = sim_dist[node_of_row[linked]]
-    tfidf_link = np.full(n, -1, np.int64)
-    tfidf_cosine = np.full(n, np.nan)
-    lex_rep_rows = u_rows[lex_nodes]
-    has = tf_partner >= 0
-    tfidf_link[lex_rep_rows[has]] = lex_rep_rows[tf_partner[has]]
-    tfidf_cosine[lex_rep_rows[has]] = tf_cos[has]
+    sem_rep_row = nodes.rows[lex_nodes[sem.rep][local_of_node[lex.rep[nodes.of_row]]]]
+    simhash_link, simhash_distance = _links_to_rows(n, nodes.rows, lex.partner, lex.score)
+    tfidf_link, tfidf_cosine = _links_to_rows(n, nodes.rows[lex_nodes], sem.partner, sem.score)
 
     timings["total_s"] = time.perf_counter() - t0
     summary = {
         "input": n,
-        "exact_unique": int(len(u_rows)),
+        "exact_unique": int(len(nodes.rows)),
         "lexical_groups": int(len(lex_nodes)),
         "semantic_groups": int(len(np.unique(sem_rep_row))),
-        "simhash_links": {"candidates": sim_pairs[0], "accepted": sim_pairs[1]},
-        "tfidf_links": {"candidates": tf_pairs[0], "accepted": tf_pairs[1], **tstats},
+        "simhash_links": {"candidates": lex.pairs[0], "accepted": lex.pairs[1]},
+        "tfidf_links": {"candidates": sem.pairs[0], "accepted": sem.pairs[1], **sem.stats},
         "vetoed": len(vetoed),
         "config": asdict(cfg),
         **{k: round(v, 3) for k, v in timings.items()},

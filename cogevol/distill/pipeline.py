@@ -16,9 +16,11 @@ import json
 import logging
 import random
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import Enum
 from pathlib import Path
 
+from cogevol.config import from_dict
 from cogevol.distill.teacher import NOT_IN_REPLAY, Candidate, TeacherConfig, make_teacher
 from cogevol.progress import Progress
 from cogevol.prompts import system_prompt
@@ -46,7 +48,7 @@ class DistillConfig:
     def from_params(cls, d: dict) -> DistillConfig:
         d = dict(d)
         teachers = [TeacherConfig.from_params(t) for t in d.pop("teachers", [])]
-        return cls(teachers=teachers, **d)
+        return replace(from_dict(cls, d), teachers=teachers)
 
 
 @dataclass
@@ -70,11 +72,14 @@ def load_prompts(prompts_path: str | Path, failures_path: str | Path | None = No
             failed = {json.loads(line)["id"] for line in f if line.strip()}
     out = []
     with open(prompts_path, encoding="utf-8") as f:
-        for line in f:
+        for n, line in enumerate(f, 1):
             if not line.strip():
                 continue
             r = json.loads(line)
-            out.append(Prompt(id=r["id"], request=r.get("prompt") or r.get("request", ""), modality=r["category"],
+            missing = [k for k in ("id", "prompt", "category") if k not in r]
+            if missing:  # the filter stage writes `prompt` (the miner's `request` is renamed there)
+                raise ValueError(f"{prompts_path}:{n}: a curated prompt needs {', '.join(missing)}")
+            out.append(Prompt(id=r["id"], request=r["prompt"], modality=r["category"],
                               subcategory=r.get("subcategory", ""), lang=r.get("lang", ""), is_failure=r["id"] in failed))
     return out
 
@@ -95,22 +100,41 @@ def select(prompts: list[Prompt], cfg: DistillConfig, available: set[str] | None
     return sorted(chosen, key=lambda p: p.id)
 
 
+class Outcome(str, Enum):
+    """What happened to a candidate; the value is the class counted in `rejected_by_reason`."""
+
+    PENDING = "pending"  # not executed yet
+    ADMITTED = "admitted"
+    BELOW_THRESHOLD = "below threshold"  # executed, passed the gate, scored under the modality's threshold
+    HARD_FAIL = "hard fail"  # an HTML page not alive the way the request asks
+    CONTRACT = "contract"  # a deck breaking the slide contract
+    NO_DOCUMENT = "no HTML document"  # no page in the answer
+    HARNESS_ERROR = "harness error"  # no verdict: the harness's fault, not the answer's
+    TEACHER_ERROR = "teacher endpoint"  # the teacher did not answer
+    NOT_IN_REPLAY = "not in replay"  # the replay file has no such answer: not a rejection
+
+
 @dataclass
 class Scored:
     prompt: Prompt
     cand: Candidate
     artifact: str | None
     score: float | None = None  # html: probe reward 0..1; slides: 0-5 score
-    admitted: bool = False  # passed execution and the thresholds
     kept: bool = False  # among the best keep_per_prompt admitted candidates: in the SFT set
     reason: str = ""
     details: dict = field(default_factory=dict)
+    outcome: Outcome = Outcome.PENDING
+
+    @property
+    def admitted(self) -> bool:
+        """Passed execution and the thresholds."""
+        return self.outcome is Outcome.ADMITTED
 
     def record(self) -> dict:
         return {"prompt_id": self.prompt.id, "modality": self.prompt.modality, "subcategory": self.prompt.subcategory,
                 "is_failure": self.prompt.is_failure, "teacher": self.cand.teacher, "candidate": self.cand.index,
-                "score": self.score, "admitted": self.admitted, "kept": self.kept, "reason": self.reason,
-                **self.details}
+                "score": self.score, "admitted": self.admitted, "kept": self.kept, "outcome": self.outcome.value,
+                "reason": self.reason, **self.details}
 
 
 def extract_artifact(modality: str, response: str) -> tuple[str | None, str]:
@@ -141,10 +165,13 @@ async def gather_candidates(prompts: list[Prompt], teachers: list) -> list[Score
     for (p, _), cands in zip(jobs, answers):
         for c in cands:
             if c.response is None:
-                out.append(Scored(p, c, None, reason=c.error))
+                missing = Outcome.NOT_IN_REPLAY if c.error == NOT_IN_REPLAY else Outcome.TEACHER_ERROR
+                out.append(Scored(p, c, None, reason=c.error, outcome=missing))
                 continue
             artifact, why = extract_artifact(p.modality, c.response)
-            out.append(Scored(p, c, artifact, reason=why, score=None if artifact else 0.0))
+            failed = Outcome.CONTRACT if p.modality == "slide" else Outcome.NO_DOCUMENT
+            out.append(Scored(p, c, artifact, reason=why, score=None if artifact else 0.0,
+                              outcome=Outcome.PENDING if artifact else failed))
     return out
 
 
@@ -171,15 +198,19 @@ def admit(s: Scored, score: Score, cfg: DistillConfig) -> None:
         s.details = {k: d.get(k) for k in ("valid", "rule_score", "vlm_score", "rules")} | {"violations": (d.get("violations") or [])[:10]}
         value, threshold = d.get("score"), cfg.slide_min_score
     if score.gate == "none":
-        s.reason = f"harness error: {score.harness_error or score.reason}"
+        s.outcome, s.reason = Outcome.HARNESS_ERROR, f"harness error: {score.harness_error or score.reason}"
     elif score.gate == "fail":
         s.score = 0.0
-        html_unmarked = s.prompt.modality == "html" and not score.reason.startswith("hard fail")
-        s.reason = f"hard fail: {score.reason}" if html_unmarked else score.reason
+        if s.prompt.modality == "html":
+            s.outcome = Outcome.HARD_FAIL
+            s.reason = score.reason if score.reason.startswith("hard fail") else f"hard fail: {score.reason}"
+        else:
+            s.outcome, s.reason = Outcome.CONTRACT, score.reason
     else:
         s.score = value
-        s.admitted = value >= threshold
-        s.reason = score.reason if s.admitted else f"{'reward' if s.prompt.modality == 'html' else 'score'} {value:.2f} < {threshold}: {score.reason}"
+        s.outcome = Outcome.ADMITTED if value >= threshold else Outcome.BELOW_THRESHOLD
+        what = "reward" if s.prompt.modality == "html" else "score"
+        s.reason = score.reason if s.admitted else f"{what} {value:.2f} < {threshold}: {score.reason}"
 
 
 def keep_best(items: list[Scored], keep: int) -> list[Scored]:
@@ -217,7 +248,7 @@ def sft_record(s: Scored) -> dict:
 def summarise(items: list[Scored], kept: list[Scored], prompts: list[Prompt]) -> dict:
     """Admission rates per modality, category and teacher (over the candidates a teacher gave:
     a replay file without a k-th answer is not a rejection); rejection reasons."""
-    answered = [s for s in items if not s.reason.startswith(NOT_IN_REPLAY)]
+    answered = [s for s in items if s.outcome is not Outcome.NOT_IN_REPLAY]
 
     def rates(key) -> dict:
         total, ok = Counter(), Counter()
@@ -226,7 +257,7 @@ def summarise(items: list[Scored], kept: list[Scored], prompts: list[Prompt]) ->
             ok[key(s)] += s.admitted
         return {k: {"candidates": total[k], "admitted": ok[k], "rate": round(ok[k] / total[k], 3)} for k in sorted(total)}
 
-    rejected = Counter(_reason_class(s.reason) for s in answered if not s.admitted)
+    rejected = Counter(s.outcome.value for s in answered if not s.admitted)
     n_slide = sum(s.prompt.modality == "slide" for s in kept)
     return {
         "prompts": len(prompts), "failures_regenerated": sum(p.is_failure for p in prompts),
@@ -240,18 +271,21 @@ def summarise(items: list[Scored], kept: list[Scored], prompts: list[Prompt]) ->
         "by_category": rates(lambda s: f"{s.prompt.modality}/{s.prompt.subcategory}"),
         "by_teacher": rates(lambda s: s.cand.teacher),
         "rejected_by_reason": dict(rejected.most_common()),
-        "harness_errors": sum(s.reason.startswith("harness error") for s in items),
+        "harness_errors": sum(s.outcome is Outcome.HARNESS_ERROR for s in items),
     }
 
 
-def _reason_class(reason: str) -> str:
-    """A short reason class for counting ("hard fail: no live control" -> "hard fail")."""
-    for prefix in ("hard fail", "contract", "harness error", "teacher endpoint", "no HTML document"):
-        if reason.startswith(prefix):
-            return prefix
-    if reason.startswith(("reward ", "score ")):
-        return "below threshold"
-    return reason.split(":")[0][:40]
+def score_bins(items: list[Scored], width: float = 0.1) -> list[tuple[str, int]]:
+    """Counts per modality and score bin (slides on 0-5 are shown on 0..1 too) for `dvc plots`."""
+    rows: dict[str, int] = {}
+    for s in items:
+        if s.score is None:
+            continue
+        v = s.score / 5 if s.prompt.modality == "slide" else s.score
+        lo = min(int(v / width), int(1 / width) - 1) * width
+        key = f"{s.prompt.modality} {lo:.1f}-{lo + width:.1f}"
+        rows[key] = rows.get(key, 0) + 1
+    return sorted(rows.items())
 
 
 async def distill(prompts: list[Prompt], cfg: DistillConfig, scorers,
@@ -290,5 +324,5 @@ def write_outputs(out_dir: str | Path, items: list[Scored], kept: list[Scored]) 
         for s in items:
             line = json.dumps(s.record(), ensure_ascii=False) + "\n"
             f.write(line)
-            if not s.admitted and not s.reason.startswith(NOT_IN_REPLAY):
+            if not s.admitted and s.outcome is not Outcome.NOT_IN_REPLAY:
                 rej.write(line)

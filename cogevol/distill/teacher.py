@@ -14,18 +14,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from cogevol.config import from_dict
 from cogevol.judge.client import EndpointConfig, EndpointError
 
 log = logging.getLogger(__name__)
 NOT_IN_REPLAY = "not in the replay file"
 
 
-@dataclass
-class TeacherConfig:
-    """One teacher (params.yaml: distill.teachers[])."""
+@dataclass(kw_only=True)
+class TeacherConfig(EndpointConfig):
+    """One teacher (params.yaml: distill.teachers[]): a replay file, or an OpenAI-compatible
+    endpoint (the fields of cogevol.judge.client.EndpointConfig, with a teacher's defaults)."""
 
     name: str
     backend: str = "replay"  # replay | openai
@@ -37,19 +39,16 @@ class TeacherConfig:
     temperature: float = 0.8  # candidates differ by sampling
     max_tokens: int = 8192
     timeout_s: float = 300.0
-    max_retries: int = 4
     backoff_s: float = 2.0
     concurrency: int = 16  # requests in flight
-    rate_per_s: float | None = None  # requests per second; None = unlimited
     cache_dir: str = "data/cache/teacher"  # answers cached here (resume without repeated calls)
 
     @classmethod
     def from_params(cls, d: dict) -> TeacherConfig:
-        known = {f.name for f in fields(cls)}
-        unknown = set(d) - known
-        if unknown:
-            raise ValueError(f"teacher {d.get('name')!r}: unknown settings {sorted(unknown)}")
-        return cls(**d)
+        try:
+            return from_dict(cls, d)
+        except KeyError as e:
+            raise ValueError(f"teacher {d.get('name')!r}: {e.args[0]}") from None
 
 
 @dataclass
@@ -97,11 +96,7 @@ class OpenAITeacher:
         from cogevol.judge.cache import DiskCache
 
         self.cfg = cfg
-        endpoint = EndpointConfig(base_url=cfg.base_url, model=cfg.model, api_key_env=cfg.api_key_env,
-                                  temperature=cfg.temperature, max_tokens=cfg.max_tokens, timeout_s=cfg.timeout_s,
-                                  max_retries=cfg.max_retries, backoff_s=cfg.backoff_s)
-        self.client = AsyncChatClient(endpoint, concurrency=cfg.concurrency, rate_per_s=cfg.rate_per_s,
-                                      cache=DiskCache(cfg.cache_dir), transport=transport)
+        self.client = AsyncChatClient(cfg, cache=DiskCache(cfg.cache_dir), transport=transport)
 
     def available(self) -> set[str] | None:
         return None

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from cogevol.judge.client import EndpointConfig
 from cogevol.progress import Progress
 from cogevol.prompts import system_prompt
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class SystemConfig:
-    """One system under evaluation (params.yaml: evaluate.systems[])."""
+@dataclass(kw_only=True)
+class SystemConfig(EndpointConfig):
+    """One system under evaluation (params.yaml: evaluate.systems[]): a local checkpoint, or an
+    OpenAI-compatible endpoint (the fields of cogevol.judge.client.EndpointConfig; temperature
+    and max_tokens come from the evaluate group)."""
 
     name: str
     path: str = ""  # local checkpoint directory or hub id (backend: local)
@@ -28,7 +31,6 @@ class SystemConfig:
     base_url: str = ""  # openai: OpenAI-compatible root
     model: str = ""  # openai: served model name
     api_key_env: str = "COGEVOL_EVAL_API_KEY"  # NAME of the env var holding the key
-    concurrency: int = 8
 
 
 def messages(kind: str, prompt: str) -> list[dict]:
@@ -70,12 +72,10 @@ async def generate_openai(system: SystemConfig, prompts: list[list[dict]], max_n
     gave no answer after its retries, so the report can count it instead of scoring silence."""
     from cogevol.judge.aclient import AsyncChatClient
     from cogevol.judge.cache import DiskCache
-    from cogevol.judge.client import EndpointConfig, EndpointError
+    from cogevol.judge.client import EndpointError
 
-    cfg = EndpointConfig(base_url=system.base_url, model=system.model, api_key_env=system.api_key_env,
-                         temperature=temperature, max_tokens=max_new_tokens, timeout_s=600)
-    async with AsyncChatClient(cfg, concurrency=system.concurrency,
-                               cache=DiskCache(cache_dir) if cache_dir else None) as client:
+    cfg = replace(system, temperature=temperature, max_tokens=max_new_tokens, timeout_s=600)
+    async with AsyncChatClient(cfg, cache=DiskCache(cache_dir) if cache_dir else None) as client:
         async def one(m: list[dict]) -> str | None:
             try:
                 return await client.chat(m)

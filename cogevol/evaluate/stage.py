@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cogevol.evaluate.generate import SystemConfig, generate_local, generate_openai, messages
@@ -32,11 +32,6 @@ class EvalConfig:
     ratings: str | None = "data/eval/ratings/sample.jsonl"  # reward-human agreement; null: skip
     resamples: int = 1000  # bootstrap resamples for the confidence intervals
     cache_dir: str = "data/cache/eval"  # answers of openai systems
-
-    @classmethod
-    def from_params(cls, d: dict) -> EvalConfig:
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in known})
 
 
 def resolve_path(path: str, model_params: dict, tiny_dir: str = "models/sft/base") -> str:

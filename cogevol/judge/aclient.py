@@ -1,14 +1,15 @@
-"""Async OpenAI-compatible chat client: bounded concurrency, rate limit, retries, disk cache.
+"""The one OpenAI-compatible chat client: bounded concurrency, rate limit, retries, disk cache.
 
-Why a second client next to the sync `ChatClient`: scoring a GRPO batch or distilling K
-candidates per prompt means hundreds of independent calls whose latency is the endpoint's, not
-ours; a thread per call does not scale and gives no single place to bound what we send. Here one
-event loop keeps up to `concurrency` requests in flight, spaces them to `rate_per_s`, retries
-what is worth retrying, and answers repeated questions from the disk cache without a call.
+Teachers, the vision judge, the filter's LLM route and outside systems in evaluate all use it
+(`cogevol.judge.client.ChatClient` is its synchronous face). Scoring a GRPO batch or distilling
+K candidates per prompt means hundreds of independent calls whose latency is the endpoint's,
+not ours; a thread per call does not scale and gives no single place to bound what we send.
+Here one event loop keeps up to `concurrency` requests in flight, spaces them to `rate_per_s`,
+retries what is worth retrying (honouring Retry-After), and answers repeated questions from the
+disk cache without a call.
 
-Same wire format and same key handling as `ChatClient` (the key comes from the environment
-variable *named* by `cfg.api_key_env`; it is never logged), so vLLM servers, hosted APIs and
-the tests' local server are interchangeable.
+The key comes from the environment variable *named* by `cfg.api_key_env`; it is never logged.
+vLLM servers, hosted APIs and the tests' local server are interchangeable.
 """
 
 from __future__ import annotations
@@ -121,15 +122,17 @@ class _Retry(Exception):
 class AsyncChatClient:
     """Chat completions over one `httpx.AsyncClient`; see the module docstring.
 
-    concurrency: requests in flight at most (also the connection pool size).
-    rate_per_s: HTTP attempts per second at most (token bucket, burst 1); None = unlimited.
+    concurrency: requests in flight at most (also the connection pool size); default cfg.concurrency.
+    rate_per_s: HTTP attempts per second at most (token bucket, burst 1); default cfg.rate_per_s.
     cache: answers are stored and looked up there; identical concurrent requests share one call.
     transport: for tests or custom networking; the default is httpx's.
     """
 
-    def __init__(self, cfg: EndpointConfig, concurrency: int = 8, rate_per_s: float | None = None,
+    def __init__(self, cfg: EndpointConfig, concurrency: int | None = None, rate_per_s: float | None = None,
                  cache: DiskCache | None = None,
                  transport: httpx.AsyncBaseTransport | None = None):
+        concurrency = cfg.concurrency if concurrency is None else concurrency
+        rate_per_s = cfg.rate_per_s if rate_per_s is None else rate_per_s
         if concurrency < 1:
             raise ValueError("concurrency must be >= 1")
         self.cfg, self.concurrency, self.cache = cfg, concurrency, cache

@@ -1,4 +1,5 @@
-"""A small OpenAI-compatible chat client with retries, for judges and teachers.
+"""The OpenAI-compatible endpoint schema (EndpointConfig), its errors, and a sync wrapper over the
+one HTTP client (cogevol.judge.aclient.AsyncChatClient) for judges, teachers and the filter.
 
 Why not the `openai` package: we need exactly one call (chat completions), explicit control of
 retries and timeouts per stage, and identical behaviour against vLLM, hosted APIs and the local
@@ -8,14 +9,10 @@ is configured, so keys never enter params.yaml, dvc.lock or logs.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-import os
-import random
-import time
 from dataclasses import dataclass
-
-import httpx
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +23,12 @@ class EndpointError(RuntimeError):
     """The endpoint could not give an answer after all retries (the message says why)."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class EndpointConfig:
+    """An OpenAI-compatible endpoint: the one schema behind filter.judge, judge,
+    distill.teachers[] and evaluate.systems[] (those classes extend it with their own knobs and
+    defaults)."""
+
     base_url: str = "http://127.0.0.1:8000/v1"  # OpenAI-compatible root, e.g. a vLLM server
     model: str = "Qwen/Qwen3-8B"
     api_key_env: str = "COGEVOL_JUDGE_API_KEY"  # name of the env var holding the key (may be unset)
@@ -36,19 +37,20 @@ class EndpointConfig:
     timeout_s: float = 60.0
     max_retries: int = 4
     backoff_s: float = 1.0  # first retry delay; doubles each time, with jitter
+    concurrency: int = 8  # requests in flight
+    rate_per_s: float | None = None  # HTTP attempts per second; None = unlimited
 
 
 class ChatClient:
-    def __init__(self, cfg: EndpointConfig, transport: httpx.BaseTransport | None = None):
+    """The synchronous face of cogevol.judge.aclient.AsyncChatClient, for callers without an
+    event loop: the same retries (Retry-After honoured, 5xx retried, other 4xx not), one request
+    at a time. Callers with many requests should use the async client directly."""
+
+    def __init__(self, cfg: EndpointConfig):
         self.cfg = cfg
-        headers = {"Content-Type": "application/json"}
-        key = os.environ.get(cfg.api_key_env, "") if cfg.api_key_env else ""
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        self._http = httpx.Client(base_url=cfg.base_url.rstrip("/"), headers=headers, timeout=cfg.timeout_s, transport=transport)
 
     def close(self) -> None:
-        self._http.close()
+        """Nothing to close: each call opens and closes its own connection."""
 
     def __enter__(self) -> ChatClient:
         return self
@@ -57,33 +59,14 @@ class ChatClient:
         self.close()
 
     def chat(self, messages: list[dict], json_mode: bool = False) -> str:
-        """The assistant message content; retries transport errors, 429 and 5xx."""
-        body = {"model": self.cfg.model, "messages": messages, "temperature": self.cfg.temperature,
-                "max_tokens": self.cfg.max_tokens}
-        if json_mode:
-            body["response_format"] = {"type": "json_object"}
-        last = ""
-        for attempt in range(self.cfg.max_retries + 1):
-            if attempt:
-                delay = self.cfg.backoff_s * 2 ** (attempt - 1) * (0.5 + random.random())
-                log.warning("endpoint %s: retry %d/%d in %.1fs after %s", self.cfg.base_url, attempt, self.cfg.max_retries, delay, last)
-                time.sleep(delay)
-            try:
-                r = self._http.post("/chat/completions", json=body)
-            except httpx.HTTPError as e:
-                last = f"{type(e).__name__}: {e}"
-                continue
-            if r.status_code in RETRYABLE_STATUS:
-                last = f"HTTP {r.status_code}"
-                continue
-            if r.status_code >= 400:
-                raise EndpointError(f"HTTP {r.status_code} from {self.cfg.base_url}: {r.text[:200]}")
-            try:
-                return r.json()["choices"][0]["message"]["content"] or ""
-            except (ValueError, KeyError, IndexError, TypeError) as e:
-                last = f"malformed response ({type(e).__name__})"
-                continue
-        raise EndpointError(f"{self.cfg.base_url} unavailable after {self.cfg.max_retries + 1} attempts: {last}")
+        """The assistant message content; raises EndpointError when the endpoint gives none."""
+        from cogevol.judge.aclient import AsyncChatClient
+
+        async def once() -> str:
+            async with AsyncChatClient(self.cfg, concurrency=1) as client:
+                return await client.chat(messages, json_mode=json_mode)
+
+        return asyncio.run(once())
 
 
 def parse_json_object(text: str) -> dict:

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 import httpx
 
+from cogevol.config import from_dict
 from cogevol.judge.aclient import AsyncChatClient, image_part
 from cogevol.judge.cache import DiskCache, SingleFlight
 from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
@@ -80,46 +81,29 @@ class JudgeError(RuntimeError):
     """No usable verdict (endpoint down, or replies that stayed malformed); the message says why."""
 
 
-@dataclass
-class JudgeConfig:
-    """The `judge:` group of params.yaml. The key never appears here: only its env var's name."""
+@dataclass(kw_only=True)
+class JudgeConfig(EndpointConfig):
+    """The `judge:` group of params.yaml: an endpoint (cogevol.judge.client.EndpointConfig: URL,
+    model, key env var, sampling, retries, concurrency) plus what the judge adds. The key never
+    appears here: only its env var's name."""
 
     enabled: bool = False  # stages compute judge terms only when true (the CPU profile: false)
     base_url: str = "http://127.0.0.1:8002/v1"  # VLM server root (infra/vllm/serve.sh judge)
     model: str = "Qwen/Qwen2.5-VL-7B-Instruct"  # must accept image_url content parts
-    api_key_env: str = "COGEVOL_JUDGE_API_KEY"  # NAME of the env var holding the key (may be unset)
-    temperature: float = 0.0  # reproducible verdicts, and cache hits mean the same thing
-    max_tokens: int = 512  # the verdict is ~80 tokens; room for a model that reasons first
-    timeout_s: float = 60.0  # per HTTP attempt
-    max_retries: int = 4  # transport errors, timeouts, 429, 5xx, malformed bodies
-    backoff_s: float = 1.0  # first retry delay, doubled each retry, with jitter
-    concurrency: int = 8  # requests in flight
-    rate_per_s: float | None = None  # HTTP attempts per second; None = unlimited
     cache_dir: str | None = "data/cache/judge"  # verdict cache; None or "" = no cache
     json_repair_attempts: int = 2  # follow-up turns asking for the JSON only, per verdict
     json_mode: bool = True  # send response_format json_object (vLLM guided decoding, OpenAI)
     extra_body: dict[str, Any] = field(default_factory=dict)  # merged into every request body
 
-    def endpoint(self) -> EndpointConfig:
-        return EndpointConfig(base_url=self.base_url, model=self.model,
-                              api_key_env=self.api_key_env, temperature=self.temperature,
-                              max_tokens=self.max_tokens, timeout_s=self.timeout_s,
-                              max_retries=self.max_retries, backoff_s=self.backoff_s)
-
 
 def from_params(d: dict | None) -> JudgeConfig:
-    """JudgeConfig from a params.yaml group; unknown keys are ignored (other stages' knobs)."""
-    names = {f.name for f in dataclasses.fields(JudgeConfig)}
-    d = dict(d or {})
-    unknown = sorted(set(d) - names)
-    if unknown:
-        log.debug("judge params: ignoring %s", unknown)
-    kw = {k: v for k, v in d.items() if k in names}
+    """JudgeConfig from params.yaml's judge group, strictly: a misspelt key is an error."""
+    kw = dict(d or {})
     if kw.get("rate_per_s") in (0, "0"):
         kw["rate_per_s"] = None
     if kw.get("extra_body") is None:
         kw.pop("extra_body", None)
-    return JudgeConfig(**kw)
+    return from_dict(JudgeConfig, kw)
 
 
 @dataclass
@@ -220,8 +204,7 @@ class VisionJudge:
 
     def __init__(self, cfg: JudgeConfig, transport: httpx.AsyncBaseTransport | None = None):
         self.cfg = cfg
-        self.client = AsyncChatClient(cfg.endpoint(), concurrency=cfg.concurrency,
-                                      rate_per_s=cfg.rate_per_s, transport=transport)
+        self.client = AsyncChatClient(cfg, transport=transport)
         self.cache = DiskCache(Path(cfg.cache_dir)) if cfg.cache_dir else None
         self.stats = JudgeStats()
         self._flights = SingleFlight()

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from cogevol.browser.pool import BrowserConfig, BrowserPool
+from cogevol.config import from_dict
 from cogevol.probe.core import ProbeConfig
 from cogevol.rewards.html import HtmlScore, HtmlScorer, TermSettings
 from cogevol.rewards.slide import SlideScore, SlideScorer
@@ -51,9 +52,9 @@ class ScoringSettings:
             from cogevol.judge.vlm import from_params
 
             judge = from_params(params["judge"])
-        return cls(workers=workers, probe=ProbeConfig(**probe.get("probe", {})),
-                   browser=BrowserConfig(**probe.get("browser", {})),
-                   weights=probe.get("weights"), terms=TermSettings(**probe.get("terms", {})),
+        return cls(workers=workers, probe=from_dict(ProbeConfig, probe.get("harness")),
+                   browser=from_dict(BrowserConfig, probe.get("browser")),
+                   weights=probe.get("weights"), terms=from_dict(TermSettings, probe.get("terms")),
                    slides=slide_settings(params.get("slides") or {}), judge=judge)
 
 

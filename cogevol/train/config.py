@@ -71,7 +71,7 @@ class SFTSettings:
     weight_decay: float = 0.0
     per_device_batch_size: int = 1  # packed blocks are flattened into one sequence: sdpa cost ~ its square
     gradient_accumulation_steps: int = 1
-    max_length: int = 1024  # packed block length in tokens (GPU: 16384+)
+    max_length: int = 2048  # packed block length in tokens (GPU: 16384+)
     packing: bool = True  # best-fit-decreasing packing: no padding, no cross-example attention
     max_grad_norm: float = 1.0
     logging_steps: int = 1
@@ -86,7 +86,7 @@ class GRPOSettings:
     requests_per_step: int = 2  # prompts per optimizer step (seed 001: 16)
     num_generations: int = 4  # group size G (seed 001: 5)
     gradient_accumulation_steps: int = 1  # completions per step split into this many micro-batches
-    max_steps: int = 2  # optimizer steps (seed 001: 40)
+    max_steps: int = 4  # optimizer steps (seed 001: 40)
     learning_rate: float = 1e-6  # seed 001: 1e-6, constant
     lr_scheduler_type: str = "constant"
     beta: float = 0.001  # KL coefficient eta (seed 001: 0.001)
@@ -97,7 +97,7 @@ class GRPOSettings:
     temperature: float = 1.0  # seed 001: 1.0
     top_p: float = 1.0
     max_prompt_length: int = 1024  # prompts longer than this (tokens, chat-templated) are dropped (seed 001: 2048)
-    max_completion_length: int = 64  # seed 001: 32768
+    max_completion_length: int = 256  # seed 001: 32768
     reward_workers: int = 2  # completions of a group scored in parallel (probe pages / slide renders in flight)
     torch_threads: int = 1  # CPU rollouts are token-at-a-time: 1 thread is as fast and never stalls; 0: train's
     log_rollouts: int = 4  # rollouts per step written to the MLflow table
@@ -105,7 +105,7 @@ class GRPOSettings:
     save_steps: int | None = None  # intermediate checkpoints; null: final only
     use_vllm: bool = False  # GPU: true; rollouts with vLLM instead of model.generate
     vllm_mode: str = "colocate"  # colocate (same GPUs) | server (infra/vllm/serve.sh --rollout)
-    vllm_server_base_url: str | None = None  # server mode: http://HOST:8001
+    vllm_server_base_url: str | None = None  # server mode: http://HOST:8003 (infra/vllm/serve.sh rollout)
     vllm_gpu_memory_utilization: float = 0.3  # colocate: share of each GPU vLLM may take
     vllm_tensor_parallel_size: int = 1  # colocate
 

@@ -103,7 +103,7 @@ def test_unreachable_judge_routes_to_review_with_reason(endpoint):
     judge = LLMJudge(_cfg(ep.url, max_retries=1), concurrency=1)
     d = judge.judge("a request")
     judge.close()
-    assert d.decision == "route" and "unavailable after 2 attempts: HTTP 503" in d.error
+    assert d.decision == "route" and "no answer after 2 attempts; last: HTTP 503" in d.error
     with pytest.raises(EndpointError, match="connection|Connect"):
         ChatClient(_cfg("http://127.0.0.1:9/v1", max_retries=0)).chat([{"role": "user", "content": "x"}])
 

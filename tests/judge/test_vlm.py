@@ -8,6 +8,7 @@ import pytest
 
 from cogevol.judge import vlm
 from cogevol.judge.cache import DiskCache
+from cogevol.judge.client import EndpointConfig
 from cogevol.judge.vlm import (
     PAGE_RUBRIC,
     SLIDE_RUBRIC,
@@ -174,10 +175,10 @@ def test_rubric_version_is_in_the_key(monkeypatch):
     asyncio.run(j.aclose())
 
 
-def test_from_params_ignores_unknown_keys():
-    c = from_params({"base_url": "http://x/v1", "model": "m", "concurrency": 3, "rate_per_s": 0,
-                     "weights": {"a": 1}, "extra_body": None})
+def test_from_params_is_strict_and_normalises():
+    with pytest.raises(KeyError, match="unknown key"):
+        from_params({"base_url": "http://x/v1", "weights": {"a": 1}})  # a misspelt or foreign key is an error
+    c = from_params({"base_url": "http://x/v1", "model": "m", "concurrency": 3, "rate_per_s": 0, "extra_body": None})
     assert (c.base_url, c.model, c.concurrency, c.rate_per_s) == ("http://x/v1", "m", 3, None)
     assert c.cache_dir == "data/cache/judge" and c.json_repair_attempts == 2
-    e = c.endpoint()
-    assert (e.model, e.api_key_env) == ("m", "COGEVOL_JUDGE_API_KEY")
+    assert isinstance(c, EndpointConfig) and (c.model, c.api_key_env) == ("m", "COGEVOL_JUDGE_API_KEY")

@@ -29,7 +29,7 @@ def test_params_pick_the_backend_strictly(monkeypatch):
     assert ScoringConfig.from_params(params["scoring"]).backend == "local"
     local = Scorers.from_params(params, workers=3)
     assert isinstance(local, Scorers) and local.settings.workers == 3
-    assert local.settings.probe.page_timeout_s == params["probe"]["probe"]["page_timeout_s"]
+    assert local.settings.probe.page_timeout_s == params["probe"]["harness"]["page_timeout_s"]
     monkeypatch.setenv("COGEVOL_SCORING_TOKEN", "t0k")
     http = open_scorers({**params, "scoring": {**params["scoring"], "backend": "http", "url": "http://h:1/"}})
     assert isinstance(http, HttpScorers) and http.url == "http://h:1" and http.token == "t0k"

@@ -9,7 +9,7 @@ from cogevol.tracking import stage_run
 from cogevol.train.config import GRPOSettings, TrainConfig
 from cogevol.train.data import grpo_prompts
 from cogevol.train.grpo import run_grpo
-from cogevol.train.stages import grpo_stage
+from cogevol.train.grpo_stage import grpo_stage
 from cogevol.train.synthetic import html_page, prompt_records, slide_deck
 
 TINY_GRPO = GRPOSettings(num_prompts=2, requests_per_step=2, num_generations=2, max_steps=2,
@@ -74,7 +74,8 @@ def test_joint_round_routes_each_sample_to_its_modality_reward(tmp_path, tiny_di
 
 def test_joint_schedule_passes_the_joint_checkpoint_through_grpo_html(tmp_path, tiny_dir):
     res = grpo_stage("grpo_html", tiny_dir, "unused.jsonl", tmp_path / "grpo_html", {"train": {"schedule": "joint"}})
-    assert res is None and (tmp_path / "grpo_html" / "model.safetensors").exists()
+    assert res.metrics == {"schedule": "joint", "trained": False, "source": str(tiny_dir)} and res.history == []
+    assert (tmp_path / "grpo_html" / "model.safetensors").exists()
 
 
 @pytest.mark.browser

@@ -1,4 +1,5 @@
-"""Shared glue for stage scripts: logging, params, metrics files. No pipeline logic here."""
+"""What every DVC stage script does around the library call: logging, params, the DVC metrics and
+plot files, and the arguments dvc.yaml passes. No pipeline logic here."""
 
 from __future__ import annotations
 
@@ -8,13 +9,17 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from cogevol.config import stage_params
+from cogevol.config import load_params
 from cogevol.logs import setup_logging
 
 
-def start(stage: str) -> dict:
+def start(stage: str) -> tuple[dict, dict]:
+    """Logging on; (this stage's params group, the whole of params.yaml)."""
     setup_logging()
-    return stage_params(stage)
+    params = load_params()
+    if stage not in params:
+        raise KeyError(f"params.yaml has no '{stage}' group")
+    return params[stage] or {}, params
 
 
 def write_metrics(path: str | Path, metrics: dict) -> None:
