@@ -13,6 +13,8 @@ resolve bare URLs, and the licence). `Mirror.resolve(url)` maps a CDN URL to one
   with bare imports rewritten to the same CDN, or an ES module built around the UMD build;
   an alias URL (`three@0.160`, a bare package) answers with a stub re-exporting the canonical
   URL, so that every alias shares one module instance.
+
+How each CDN spells a request is read in cogevol.browser.cdn_urls; this module is the store.
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ import json
 import os
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
+
+from cogevol.browser.cdn_urls import Req, parse_url
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,6 +69,7 @@ def store_blob(store: Path, data: bytes) -> str:
 
 
 def write_index(store: Path, index: dict) -> None:
+    """Replace <store>/index.json atomically: a pool reading it never sees half a file."""
     path = Path(store) / "index.json"
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     tmp.write_text(json.dumps(index, sort_keys=True))
@@ -89,29 +95,6 @@ class Resolved:
                 "cache-control": "public, max-age=31536000, immutable"}
 
 
-@dataclass
-class _Req:
-    package: str
-    spec: str | None  # version spec as written
-    path: str  # "" = the package entry
-    style: str  # "npm" (exact layout), "cdnjs" (flattened layout), "entry" (fixed file)
-    esm: str | None = None  # CDN whose ES-module conventions apply: esm.sh, jsdelivr, unpkg
-    entry_field: str = "main"  # package.json field for a bare URL
-    note: str = ""
-
-
-def _split_pkg(rest: str) -> tuple[str, str | None, str] | None:
-    """"@scope/name@ver/path" -> (name, ver, path)."""
-    parts = rest.lstrip("/").split("/")
-    n = 2 if parts[0].startswith("@") else 1
-    if len(parts) < n or not parts[0] or (n == 2 and parts[1] == ""):
-        return None
-    head = "/".join(parts[:n])
-    at = head.find("@", 1)
-    name, ver = (head[:at], head[at + 1:] or None) if at > 0 else (head, None)
-    return name, ver, "/".join(parts[n:])
-
-
 def _vtuple(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", v)[:3])
 
@@ -128,74 +111,17 @@ class Mirror:
 
     @classmethod
     def load(cls, path: str | os.PathLike | None = None) -> Mirror:
+        """The store at `path` (default_store() when None), read once per pool."""
         root = Path(path) if path else default_store()
         return cls(root, json.loads((root / "index.json").read_text()))
 
-    # --- URL schemes -----------------------------------------------------------------------------
-
-    def parse(self, url: str) -> _Req | None:
-        u = urlsplit(url)
-        host, path, query = (u.hostname or "").lower(), unquote(u.path), u.query
-        if u.scheme not in ("http", "https"):
-            return None
-        if host == "cdnjs.cloudflare.com":
-            m = re.match(r"/ajax/libs/([^/]+)/([^/]+)/(.+)$", path)
-            if not m or m.group(1).lower() not in self.cdnjs:
-                return None
-            ver = m.group(2)
-            if re.fullmatch(r"r\d+", ver):  # three.js/r128
-                ver = f"0.{ver[1:]}.0"
-            return _Req(self.cdnjs[m.group(1).lower()], ver, m.group(3), "cdnjs")
-        if host in ("cdn.jsdelivr.net", "fastly.jsdelivr.net", "gcore.jsdelivr.net"):
-            if not path.startswith("/npm/") or not (p := _split_pkg(path[5:])):
-                return None
-            name, ver, sub = p
-            esm = sub.endswith("+esm")
-            sub = sub.removesuffix("+esm").strip("/")
-            return _Req(name, ver, sub, "npm", "jsdelivr" if esm else None, "jsdelivr")
-        if host == "unpkg.com":
-            if not (p := _split_pkg(path)):
-                return None
-            name, ver, sub = p
-            esm = "module" in query.split("&")
-            return _Req(name, ver, sub.strip("/"), "npm", "unpkg" if esm else None, "unpkg")
-        if host == "esm.sh":
-            path = re.sub(r"^/(v\d+|stable)(?=/)", "", path).replace("/*", "/", 1)
-            if not (p := _split_pkg(path)):
-                return None
-            name, ver, sub = p
-            return _Req(name, ver, sub.strip("/"), "npm", "esm.sh", "module")
-        if host == "ga.jspm.io" and path.startswith("/npm:") and (p := _split_pkg(path[5:])):
-            return _Req(p[0], p[1], p[2], "npm")
-        if host == "cdn.tailwindcss.com":
-            m = re.match(r"/(\d[\w.]*)", path)
-            note = "Tailwind Play CDN served by the v4 browser build (@tailwindcss/browser)"
-            if "plugins=" in query:
-                note += "; plugins not available"
-            return _Req("@tailwindcss/browser", None, "dist/index.global.js", "entry",
-                        note=note + (f"; asked for {m.group(1)}" if m else ""))
-        if host == "code.jquery.com":
-            m = re.match(r"/jquery-(latest|\d[\d.]*\d)((?:\.slim)?(?:\.min)?)\.js$", path)
-            if m:
-                return _Req("jquery", None if m.group(1) == "latest" else m.group(1), f"dist/jquery{m.group(2)}.js", "entry")
-            return None
-        if host == "d3js.org":
-            m = re.match(r"/d3(?:\.v(\d+))?(\.min)?\.js$", path)
-            return _Req("d3", m.group(1), f"dist/d3{m.group(2) or ''}.js", "entry") if m else None
-        if host == "cdn.plot.ly":
-            m = re.match(r"/plotly(-[a-z]+)?-(latest|\d[\d.]*\d)(\.min)?\.js$", path)
-            if not m:
-                return None
-            ver = "1.58.5" if m.group(2) == "latest" else m.group(2)  # plotly-latest was frozen at 1.58.5
-            note = f"partial bundle plotly{m.group(1)} served as the full bundle" if m.group(1) else ""
-            return _Req("plotly.js-dist-min", ver, "plotly.min.js", "entry", note=note)
-        if host == "threejs.org" and re.match(r"/(build|examples)/", path):
-            return _Req("three", None, path.lstrip("/"), "npm")
-        return None
+    def parse(self, url: str) -> Req | None:
+        """The request `url` makes of this store (cogevol.browser.cdn_urls.parse_url)."""
+        return parse_url(url, self.cdnjs)
 
     # --- versions and files ----------------------------------------------------------------------
 
-    def pick(self, package: str, spec: str | None, want=None) -> tuple[str, str] | None:
+    def pick(self, package: str, spec: str | None, want: Callable[[str], bool] | None = None) -> tuple[str, str] | None:
         """(version, note) for a version spec: exact, else nearest of the same major. `want(v)`
         says whether v holds what was asked for; the version is chosen first and a miss stays a
         miss, as on the real CDN (three r152 has no examples/js: an older release that has it
@@ -231,6 +157,8 @@ class Mirror:
         return self.packages[package]["versions"][version]["files"]
 
     def find_file(self, package: str, version: str, path: str, style: str) -> str | None:
+        """The stored file a CDN path names, allowing for what CDNs serve that npm does not hold
+        as such (minified twins, extensionless paths, cdnjs's flattened layout)."""
         files = self._files(package, version)
         path = path.strip("/")
         cands = [path]
@@ -300,6 +228,8 @@ class Mirror:
     # --- answers ---------------------------------------------------------------------------------
 
     def resolve(self, url: str) -> Resolved | None:
+        """What to answer for `url`, or None (blocked); cached, as a pool asks for the same
+        few libraries over and over."""
         if url in self._cache:
             return self._cache[url]
         try:
@@ -351,13 +281,14 @@ class Mirror:
         return (self.root / "blobs" / self._files(package, version)[path]).read_bytes()
 
     def canonical(self, esm: str, package: str, version: str, path: str) -> str:
+        """The one URL an ES module is served under on CDN `esm`; aliases re-export it."""
         if esm == "jsdelivr":
             return f"{ESM_BASES[esm]}{package}@{version}/{path}/+esm"
         if esm == "unpkg":
             return f"{ESM_BASES[esm]}{package}@{version}/{path}?module"
         return f"{ESM_BASES[esm]}{package}@{version}/{path}"
 
-    def _module(self, req: _Req, version: str, path: str, url: str, note: str) -> Resolved:
+    def _module(self, req: Req, version: str, path: str, url: str, note: str) -> Resolved:
         pkg = req.package
         canon = self.canonical(req.esm, pkg, version, path)
         raw = self._read(pkg, version, path)

@@ -8,7 +8,8 @@ committed params are the tiny CPU values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from cogevol.config import from_dict  # noqa: F401  (the strict loader; re-exported for the stages)
 
@@ -57,6 +58,18 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.schedule not in ("serial", "joint"):
             raise ValueError(f"train.schedule must be serial or joint, not {self.schedule!r}")
+
+
+def shared_fields(settings, trl_config: type, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The settings whose names are fields of the TRL config class, passed through as they are:
+    a knob added to both needs no line of glue, and none can be forgotten."""
+    names = {f.name for f in fields(trl_config)}
+    return {f.name: getattr(settings, f.name) for f in fields(settings) if f.name in names and f.name not in exclude}
+
+
+def save_args(save_steps: int | None) -> dict[str, Any]:
+    """TRL's save arguments from our `save_steps` (null: the final checkpoint only)."""
+    return {"save_strategy": "steps" if save_steps else "no", "save_steps": save_steps or 500}
 
 
 @dataclass

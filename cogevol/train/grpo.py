@@ -22,7 +22,7 @@ from trl import GRPOConfig, GRPOTrainer
 
 from cogevol.tracking import StageRun
 from cogevol.train.callbacks import MetricsCallback, StepTimingCallback
-from cogevol.train.config import GRPOSettings, ModelConfig, TrainConfig
+from cogevol.train.config import GRPOSettings, ModelConfig, TrainConfig, save_args, shared_fields
 from cogevol.train.distributed import trainer_kwargs, world_size
 from cogevol.train.model_factory import load
 from cogevol.train.monitor import RolloutLog, StepTimer, timed
@@ -48,34 +48,12 @@ def grpo_config(out_dir: str | Path, g: GRPOSettings, train: TrainConfig) -> GRP
     common = trainer_kwargs(train)  # first: it may export the one-process world that world_size() reads
     if g.torch_threads > 0:
         torch.set_num_threads(g.torch_threads)
-    vllm = {}
-    if g.use_vllm:
-        vllm = {"use_vllm": True, "vllm_mode": g.vllm_mode,
-                "vllm_gpu_memory_utilization": g.vllm_gpu_memory_utilization,
-                "vllm_tensor_parallel_size": g.vllm_tensor_parallel_size}
-        if g.vllm_mode == "server" and g.vllm_server_base_url:
-            vllm["vllm_server_base_url"] = g.vllm_server_base_url
     return GRPOConfig(
         output_dir=str(out_dir),
-        max_steps=g.max_steps,
-        learning_rate=g.learning_rate,
-        lr_scheduler_type=g.lr_scheduler_type,
-        beta=g.beta,
-        epsilon=g.epsilon,
-        max_grad_norm=g.max_grad_norm,
-        loss_type=g.loss_type,
-        scale_rewards=g.scale_rewards,
-        temperature=g.temperature,
-        top_p=g.top_p,
-        num_generations=g.num_generations,
         per_device_train_batch_size=g.per_device_batch_size(world_size()),
-        gradient_accumulation_steps=g.gradient_accumulation_steps,
-        max_completion_length=g.max_completion_length,
-        logging_steps=g.logging_steps,
-        save_strategy="steps" if g.save_steps else "no",
-        save_steps=g.save_steps or 500,
         remove_unused_columns=False,  # the reward functions route on the `modality` column
-        **vllm,
+        **shared_fields(g, GRPOConfig, exclude=("save_steps",)),  # the vllm_* knobs matter only with use_vllm
+        **save_args(g.save_steps),
         **common,
     )
 

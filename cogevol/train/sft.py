@@ -20,7 +20,7 @@ from trl import SFTConfig, SFTTrainer
 
 from cogevol.tracking import StageRun
 from cogevol.train.callbacks import MetricsCallback
-from cogevol.train.config import ModelConfig, SFTSettings, TrainConfig
+from cogevol.train.config import ModelConfig, SFTSettings, TrainConfig, save_args, shared_fields
 from cogevol.train.data import to_prompt_completion
 from cogevol.train.distributed import trainer_kwargs
 from cogevol.train.model_factory import load
@@ -32,20 +32,13 @@ def sft_config(out_dir: str | Path, s: SFTSettings, train: TrainConfig) -> SFTCo
     return SFTConfig(
         output_dir=str(out_dir),
         num_train_epochs=s.epochs,
-        learning_rate=s.learning_rate,
-        lr_scheduler_type=s.lr_scheduler_type,
         warmup_steps=s.warmup_ratio,  # a float < 1 is a ratio of the total steps
-        weight_decay=s.weight_decay,
         per_device_train_batch_size=s.per_device_batch_size,
-        gradient_accumulation_steps=s.gradient_accumulation_steps,
-        max_length=s.max_length,
-        packing=s.packing,
         completion_only_loss=True,
-        max_grad_norm=s.max_grad_norm,
-        logging_steps=s.logging_steps,
-        save_strategy="steps" if s.save_steps else "no",
-        save_steps=s.save_steps or 500,
         dataset_num_proc=None,
+        # max_steps is a cap here (applied in build_trainer), not HF's repeat-until-N
+        **shared_fields(s, SFTConfig, exclude=("max_steps", "save_steps")),
+        **save_args(s.save_steps),
         **trainer_kwargs(train),
     )
 

@@ -1,35 +1,43 @@
+import asyncio
+
+from cogevol.scoring.types import Score
 from cogevol.train.monitor import RolloutLog, StepTimer
 from cogevol.train.rewards import HTML_SPEC, SLIDE_SPEC, ModalityReward, summarize
 
+DETAILS = {"html": {"reward": 0.25, "hard_fail": False, "rendered_ok": True, "terms": {"interactivity": 0.5}},
+           "slide": {"reward": 0.75, "valid": True, "rule_score": 3.0, "rules": {"collisions": 5.0}}}
+
 
 class Recorder:
-    """A reward that records what it was asked to score."""
+    """Scorers that record what they were asked to score."""
 
-    def __init__(self, value, details):
-        self.value, self.details, self.seen = value, details, []
-        self.last_details = []
+    def __init__(self):
+        self.seen = []
 
-    def __call__(self, prompts, completions, **kw):
-        self.seen.append((list(completions), kw))
-        self.last_details = [dict(self.details) for _ in completions]
-        return [self.value] * len(completions)
+    async def score(self, items):
+        self.seen.append([(i.modality, i.text, i.request) for i in items])
+        return [Score(i.modality, DETAILS[i.modality]["reward"], "pass", "fine", details=dict(DETAILS[i.modality]))
+                for i in items]
 
 
 def test_joint_routing_sends_each_sample_to_its_modality_reward():
-    html = Recorder(0.25, {"reward": 0.25, "hard_fail": False, "rendered_ok": True, "terms": {"interactivity": 0.5}})
-    slide = Recorder(0.75, {"reward": 0.75, "valid": True, "rule_score": 3.0, "rules": {"collisions": 5.0}})
-    timer, rollouts, logged = StepTimer(), RolloutLog(), {}
-    fns = [ModalityReward("html", html, HTML_SPEC, timer, rollouts), ModalityReward("slide", slide, SLIDE_SPEC, timer, rollouts)]
-    completions = ["h0", "s1", "h2", "s3"]
+    scorers, rollouts, logged = Recorder(), RolloutLog(), {}
+    fns = [ModalityReward("html", scorers, HTML_SPEC, rollouts), ModalityReward("slide", scorers, SLIDE_SPEC, rollouts)]
+    completions = ["h0", [{"role": "assistant", "content": "s1"}], "h2", "s3"]
+    prompts = ["p0", [{"role": "system", "content": "sys"}, {"role": "user", "content": "p1"}], "p2", "p3"]
     kw = {"modality": ["html", "slide", "html", "slide"], "prompt_id": ["a", "b", "c", "d"],
           "log_metric": lambda k, v: logged.__setitem__(k, v), "trainer_state": None}
-    outs = [f(prompts=["p"] * 4, completions=completions, **dict(kw)) for f in fns]
+
+    async def step():
+        return await asyncio.gather(*(f(prompts=prompts, completions=completions, **dict(kw)) for f in fns))
+
+    outs = asyncio.run(step())
     assert outs[0] == [0.25, None, 0.25, None] and outs[1] == [None, 0.75, None, 0.75]
-    assert html.seen[0][0] == ["h0", "h2"] and slide.seen[0][0] == ["s1", "s3"]
-    assert html.seen[0][1]["prompt_id"] == ["a", "c"] and slide.seen[0][1]["modality"] == ["slide", "slide"]
+    assert sorted(scorers.seen) == [[("html", "h0", "p0"), ("html", "h2", "p2")], [("slide", "s1", "p1"), ("slide", "s3", "p3")]]
     assert logged["html/terms/interactivity"] == 0.5 and logged["html/hard_fail_rate"] == 0.0
     assert logged["slide/rules/collisions"] == 5.0 and logged["slide/valid_rate"] == 1.0
-    assert timer.reward > 0 and [r["prompt_id"] for r in rollouts.take()] == ["a", "c", "b", "d"]
+    assert logged["html/seconds_per_completion"] >= 0
+    assert sorted(r["prompt_id"] for r in rollouts.take()) == ["a", "b", "c", "d"]
 
 
 def test_summaries_count_missing_documents_as_hard_fails():

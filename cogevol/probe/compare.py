@@ -1,0 +1,93 @@
+"""Deciding whether an input changed what the page shows, against its counterfactual.
+
+The counterfactual is the twin (a lockstep copy that did not get the input) or, for an idle
+page, the page's own state just before the input. Comparison goes from cheap to expensive:
+visible DOM text and form state, canvas pixels, then (when those agree) a screenshot with
+the control's own redraw masked. Multi-step inputs are compared after every step, so that a
+later step cannot undo what an earlier one did. The baseline method's signatures (draw calls
+and DOM mutation kinds) are also computed here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from cogevol.probe.config import ProbeConfig
+from cogevol.probe.drivers import Action, Step
+from cogevol.probe.pixels import changed_pixels, masked
+from cogevol.probe.session import Session
+
+
+def tokens(drained: dict) -> set[str]:
+    """Signatures for the baseline method: draw calls without coordinates, DOM mutation kinds."""
+    out = set()
+    for d in drained["draws"]:
+        name, _, rest = d.partition("(")
+        out.add("draw:" + name + ":" + rest.rpartition(")")[2])
+    out.update("dom:" + m for m in drained["mutations"])
+    return out
+
+
+async def mirror_input(a: Session, b: Session, step: Step | None) -> None:
+    """The twin gets what the input left behind except the input: pointer position and focus."""
+    if step is not None and step[0] in ("click", "type", "tap", "drag"):
+        x, y = (step[4], step[5]) if step[0] == "drag" else (step[2], step[3])
+        await b.page.mouse.move(x, y)
+    await b.call("setFocus", await a.call("focused"))
+
+
+async def drive(a: Session, b: Session | None, act: Action, before: tuple | None,
+                cfg: ProbeConfig) -> tuple[str, str, str] | None:
+    """Perform the action's steps one by one; with several steps (keys, canvas points, a
+    click then a drag) compare after each and stop at the first visible change, so a later
+    step cannot undo an earlier one's effect. `act.steps` ends up holding the steps
+    performed, so a replay presses the same ones. Returns (verdict, evidence, driver) for a
+    change seen between steps, else None."""
+    steps, done = act.steps, []
+    for step in steps:
+        done.append(step)
+        await a.gesture(step, act, cfg)
+        if len(steps) == 1:
+            break
+        if b is not None:
+            await mirror_input(a, b, step)
+            if b.t < a.t:
+                await b.run(a.t - b.t)
+            sa, sb = await asyncio.gather(a.snapshot(), b.snapshot())
+        elif before is not None:
+            sa, sb = await a.snapshot(), before[0]
+        else:
+            continue
+        if sa["dom"] != sb["dom"] or sa["canvas"] != sb["canvas"]:
+            act.steps = done
+            what = "visible text or form state" if sa["dom"] != sb["dom"] else "canvas pixels"
+            how = f"holding {step[2]}" if step[0] == "key" else f"{step[1]} at ({step[2]:.0f}, {step[3]:.0f})" if step[0] in ("tap", "click", "drag") else step[1]
+            return "live", f"{what} changed after {how}", step[1]
+    act.steps = done
+    if b is not None:
+        await mirror_input(a, b, done[-1] if done else None)
+    return None
+
+
+async def verdict(snaps: tuple[dict, dict], shot_before: bytes | None, a: Session, b: Session | None,
+                  act: Action, cfg: ProbeConfig) -> tuple[str, str]:
+    """Live when the page with the input (snaps[0]) differs visibly from its counterfactual
+    (snaps[1]): the twin `b`, or for an idle page its own state before the input, whose
+    screenshot is `shot_before`. Returns (verdict, evidence)."""
+    sa, sb = snaps
+    if sa["dom"] != sb["dom"]:
+        return "live", "visible text or form state changed"
+    if sa["canvas"] != sb["canvas"]:
+        return "live", "canvas pixels changed"
+    if cfg.pixel_check:
+        if b is not None:
+            pa, pb = await asyncio.gather(a.screenshot(), b.screenshot())
+        else:
+            pa, pb = await a.screenshot(), shot_before
+        if pa == pb:
+            return "dead", "no visible difference"
+        mask = ([act.box] if act.box and act.kind in ("text", "select", "range", "click", "keyboard") else []) + act.also_mask
+        changed = changed_pixels(masked(pa, mask), masked(pb, mask))
+        if changed >= cfg.pixel_min:
+            return "live", f"rendered pixels changed ({changed} px)"
+    return "dead", "no visible difference"

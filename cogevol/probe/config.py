@@ -1,0 +1,89 @@
+"""What the probe is told and what it reports: ProbeConfig, Control and ProbeResult.
+
+Kept apart from the machinery that drives a browser so that the reward, the CLI and the
+scorers can read and build these records (and tests can construct them) without the
+Playwright session code; every field here is part of the contract in ARCHITECTURE.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class ProbeConfig:
+    """Knobs of the probe (params.yaml: probe.harness, where each one is explained)."""
+
+    seed: int = 1234
+    quiet_ms: int = 500
+    quiet_steps: int = 2
+    settle_ms: int = 400
+    idle_ms: int = 600
+    overlay_wait_ms: int = 1500
+    key_hold_ms: int = 250
+    frame_ms: int = 32
+    max_controls: int = 16
+    max_keys: int = 16
+    canvas_shapes: int = 6
+    method: str = "twin"
+    idle_shortcut: bool = True
+    page_timeout_s: float = 10.0
+    hang_s: float = 1.5
+    clock_slice_ms: int = 100
+    max_twin_rebuilds: int = 3
+    pixel_check: bool = True
+    pixel_min: int = 30
+    screenshot: bool = False
+
+
+@dataclass
+class Control:
+    """One control the page offers, and what driving it showed."""
+
+    index: int
+    kind: str
+    tag: str
+    label: str
+    status: str  # operable | not_operable | excluded | skipped (the budget ran out first)
+    reason: str = ""
+    verdict: str = ""  # live | dead | "" (not driven)
+    evidence: str = ""
+    driver: str = ""  # the input that made it live: click, type, select, range, handler-keys, default-keys, canvas-points, canvas-shapes, drag
+    errors: int = 0  # uncaught errors its input raised
+    baseline_verdict: str = ""
+    twin_verdict: str = ""
+    drag: bool = False  # the page listens for a press on it: a drag is tried after the click
+    hears: bool = False  # a click or press listener on it, an ancestor, or the document
+
+
+@dataclass
+class ProbeResult:
+    """Everything the probe learned about one page (the JSON of `cogevol probe`)."""
+
+    rendered_ok: bool = False
+    outcome: str = "ok"  # ok | page_hung | page_crashed | page_navigated | harness_error
+    reason: str = ""
+    controls: list[Control] = field(default_factory=list)
+    animates: bool = False  # visible change on its own during the quiet window
+    moves_later: bool = False  # ... or still on its own at the end (an animation a button set off, or a timer started late)
+    moves_at_end: bool | None = None  # still changing on its own after the inputs (None: not measured, budget spent)
+    method: str = "twin"
+    viewport: dict = field(default_factory=dict)  # desktop / tablet / mobile layout measures
+    fill: float = 0.0  # share of the first screen that is not background (first screenshot)
+    errors: list[str] = field(default_factory=list)  # first uncaught errors and console errors
+    error_count: int = 0
+    load_errors: int = 0  # of which before any input
+    budget_exhausted: bool = False  # driving stopped at page_timeout_s: skipped controls are not verdicts
+    twin_rebuilds: int = 0
+    resources: dict = field(default_factory=dict)  # mirrored / blocked requests (cogevol.browser.pool.page_resources)
+    seconds: float = 0.0
+    screenshot: bytes | None = field(default=None, repr=False)  # with ProbeConfig.screenshot
+
+    @property
+    def controls_skipped(self) -> int:
+        """Controls the page budget left undriven: counted apart, they are not verdicts."""
+        return sum(c.status == "skipped" for c in self.controls)
+
+    def as_dict(self) -> dict:
+        """The JSON-able report (the screenshot's bytes stay out; they travel on their own)."""
+        return {k: v for k, v in asdict(self).items() if k != "screenshot"} | {"controls_skipped": self.controls_skipped}

@@ -1,0 +1,151 @@
+"""One page under the probe's paused virtual clock, and the real inputs it is given.
+
+Everything that touches Playwright for a single page lives here: installing the clock and the
+instrumentation before the page's own scripts, running virtual time in bounded slices (so a
+heavy page is slow without looking hung, and a hung one is caught), bounded calls into the
+instrumentation, and the gestures (click, type, select, held key, tap, drag). The probe and
+its twin are two Sessions; keeping them identical in behaviour is what makes the twin a
+counterfactual.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cogevol.browser.pool import PAGE_URL
+from cogevol.probe.config import ProbeConfig
+
+if TYPE_CHECKING:
+    from cogevol.probe.drivers import Action, Step
+
+_HERE = Path(__file__).parent
+_INSTRUMENT = (_HERE / "instrument.js").read_text()
+_PAGE_JS = (_HERE / "page.js").read_text()
+T0 = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+
+
+def instrument_script(cfg: ProbeConfig) -> str:
+    """The init script every probed page (and its twin) gets: the same seed and frame length,
+    so that two copies of a page run the same way."""
+    return _INSTRUMENT.replace("__SEED__", str(int(cfg.seed))).replace("__FRAME_MS__", str(int(cfg.frame_ms))) + "\n" + _PAGE_JS
+
+
+def is_timeout(e: BaseException) -> bool:
+    """Whether an exception is a timeout (asyncio's or Playwright's): the page, not the probe."""
+    return isinstance(e, asyncio.TimeoutError) or "Timeout" in type(e).__name__ or "Timeout" in str(e).split("\n")[0]
+
+
+class Session:
+    """One page under a paused virtual clock."""
+
+    def __init__(self, page: Any, timeout_s: float = 3.0, slice_ms: int = 100,
+                 on_error: Callable[[str], None] | None = None):
+        self.page = page
+        self.timeout_s = timeout_s
+        self.slice_ms = max(1, slice_ms)
+        self.on_error = on_error  # page errors thrown out of timer callbacks (the clock rethrows them)
+        self.t = 0
+        self.crashed = False
+        page.on("crash", self._on_crash)
+
+    def _on_crash(self, *_: object) -> None:
+        self.crashed = True
+
+    async def load(self, timeout_ms: int, instrument: str, hang_s: float) -> None:
+        """Load the page with the clock installed and paused and the instrumentation first."""
+        await self.page.clock.install(time=T0)
+        # the installed clock runs in real time until paused: pause far enough ahead that a
+        # loaded machine cannot have passed it already
+        await self.page.clock.pause_at(T0 + dt.timedelta(minutes=10))
+        await self.page.add_init_script(instrument)  # after the clock's script, so ours wins
+        try:
+            await self.page.goto(PAGE_URL, wait_until="load", timeout=timeout_ms)
+        except Exception as e:  # slow to load is not hung: a page that still answers goes on
+            if "Timeout" not in f"{type(e).__name__} {e}" or not await self.answers(hang_s):
+                raise
+
+    async def answers(self, within_s: float) -> bool:
+        """Whether the page's main thread still answers: the line between slow and hung."""
+        try:
+            await asyncio.wait_for(self.page.evaluate("1"), within_s)
+            return True
+        except Exception:
+            return False
+
+    async def run(self, ms: int) -> None:
+        """Advance virtual time by `ms`, in slices: every slice of virtual time has its own
+        bound, so a heavy page is slow without looking hung, and the page budget can stop
+        between slices."""
+        while ms > 0:
+            step = min(ms, self.slice_ms)
+            try:
+                await asyncio.wait_for(self.page.clock.run_for(step), self.timeout_s + step / 100)
+            except Exception as e:
+                # a timer callback threw: the clock ran the whole slice and rethrows the page's
+                # first error, which is the page's defect, not the probe's
+                msg = str(e).split("\n")[0]
+                if not msg.startswith("Clock.run_for:") or is_timeout(e) or "closed" in msg or "crash" in msg.lower():
+                    raise
+                if self.on_error is not None:
+                    self.on_error(msg.removeprefix("Clock.run_for:").strip())
+            self.t += step
+            ms -= step
+
+    async def call(self, fn: str, *args: Any) -> Any:
+        """Call the instrumentation (page.js); bounded, as a page that pegs its main thread
+        never answers."""
+        return await asyncio.wait_for(self.page.evaluate(f"(a) => window.__cogevolProbe.{fn}(...a)", list(args)), self.timeout_s)
+
+    async def perform(self, act: Action, cfg: ProbeConfig) -> None:
+        """All the steps of an action, as when replaying it on the twin."""
+        for step in act.steps:
+            await self.gesture(step, act, cfg)
+
+    async def gesture(self, step: Step, act: Action, cfg: ProbeConfig) -> None:
+        """One real input, bounded: a handler that never returns blocks input dispatch too."""
+        await asyncio.wait_for(_gesture(self, step, act, cfg), self.timeout_s + (cfg.key_hold_ms + 200) / 100)
+
+    async def snapshot(self, skip: int = -1) -> dict:
+        """The visible state (DOM text and structure, form state, canvas pixels), without the
+        echo of control `skip`."""
+        return await self.call("snapshot", skip)
+
+    async def screenshot(self) -> bytes:
+        """A PNG of the viewport with animations and the caret held still."""
+        return await self.page.screenshot(type="png", animations="disabled", caret="hide")
+
+
+async def _gesture(s: Session, step: Step, act: Action, cfg: ProbeConfig) -> None:
+    m, kb = s.page.mouse, s.page.keyboard
+    how = step[0]
+    if how == "click":
+        await m.click(step[2], step[3])
+    elif how == "tap":  # a click on a canvas, then a couple of frames to draw the response
+        await m.click(step[2], step[3])
+        await s.run(40)
+    elif how == "type":
+        await m.click(step[2], step[3])
+        await kb.type(step[4])
+    elif how == "select":
+        handle = await s.page.evaluate_handle("(i) => window.__cogevolProbe.controls[i]", act.index)
+        await handle.as_element().select_option(index=step[2])
+    elif how == "key":
+        if act.key_target >= 0:
+            await s.call("focus", act.key_target)
+        await kb.down(step[2])
+        await s.run(cfg.key_hold_ms)
+        await kb.up(step[2])
+        await s.run(30)
+    elif how == "drag":  # press, move across a few frames, release: ropes, sliders, sketch pads
+        x0, y0, x1, y1 = step[2:6]
+        await m.move(x0, y0)
+        await m.down()
+        for k in range(1, 6):
+            await m.move(x0 + (x1 - x0) * k / 5, y0 + (y1 - y0) * k / 5)
+            await s.run(16)
+        await m.up()
+        await s.run(16)
