@@ -8,6 +8,11 @@
   COGEVOL_PIPELINE_WINDOW_H hours (default 12) that has no run of this stage yet; otherwise a
   new one. So `dvc repro` groups its stages, and a later `dvc repro` that reruns only `filter`
   gets a new parent holding just that stage.
+* The parent run spans the pipeline: each stage that ends moves the parent's end time to its
+  own, so the parent lasts from the first stage's start to the last one's end.
+* The experiment is tagged as model development, so the UI opens on runs and charts (not on the
+  GenAI traces view); evaluated checkpoints become versions of the registered model
+  `cogevol-policy` with their scores, the best aliased `best`.
 * Tracking must never take a data stage down: if MLflow is unreachable the stage logs a warning
   and runs untracked. COGEVOL_TRACKING=0 turns it off.
 """
@@ -26,6 +31,8 @@ log = logging.getLogger(__name__)
 DEFAULT_URI = "sqlite:///mlruns/mlflow.db"
 EXPERIMENT = os.environ.get("COGEVOL_EXPERIMENT", "cogevol")
 KIND_TAG, STAGE_TAG = "cogevol.kind", "cogevol.stage"
+EXPERIMENT_KIND = ("mlflow.experimentKind", "custom_model_development")  # the UI's model-training view
+REGISTERED_MODEL = "cogevol-policy"
 
 
 def tracking_uri() -> str:
@@ -90,15 +97,54 @@ class StageRun:
         columns = {k: [r.get(k) for r in rows] for k in dict.fromkeys(k for r in rows for k in r)}
         self._guard(name, lambda: mlflow.log_table(data=columns, artifact_file=name))
 
-    def log_artifact(self, path: str | Path) -> None:
+    def log_artifact(self, path: str | Path, artifact_path: str | None = None) -> None:
         import mlflow
 
-        self._guard(str(path), lambda: mlflow.log_artifact(str(path)))
+        self._guard(str(path), lambda: mlflow.log_artifact(str(path), artifact_path))
+
+    def log_dataset(self, rows: list[dict], source: str, name: str, context: str) -> None:
+        """An input of this run as an MLflow dataset (its digest, schema and source show on the run)."""
+        import mlflow
+        import pandas as pd
+
+        def log() -> None:
+            frame = pd.DataFrame(rows)
+            mlflow.log_input(mlflow.data.from_pandas(frame, source=source, name=name), context=context)
+
+        self._guard(f"dataset {name}", log)
+
+    def register_checkpoint(self, source: str, alias: str, scores: dict[str, float]) -> str | None:
+        """A version of REGISTERED_MODEL for the checkpoint at `source`, tagged with its scores and
+        aliased `alias`; returns the version (None when untracked)."""
+        if not self.active:
+            return None
+        import mlflow
+
+        client = mlflow.MlflowClient()
+        try:
+            if client.search_registered_models(f"name = '{REGISTERED_MODEL}'") == []:
+                client.create_registered_model(REGISTERED_MODEL, description="cogevol checkpoints, with their evaluation scores")
+            src = Path(source)
+            mv = client.create_model_version(REGISTERED_MODEL, source=src.resolve().as_uri() if src.exists() else source,
+                                             run_id=self.run_id, tags={k: str(v) for k, v in scores.items()},
+                                             description=f"{alias}: " + ", ".join(f"{k} {v}" for k, v in scores.items()))
+            client.set_registered_model_alias(REGISTERED_MODEL, alias, mv.version)
+            return mv.version
+        except Exception as e:  # tracking must not fail a stage
+            log.warning("mlflow: could not register %s: %s", source, e)
+            return None
+
+    def set_model_alias(self, alias: str, version: str) -> None:
+        import mlflow
+
+        self._guard(f"alias {alias}", lambda: mlflow.MlflowClient().set_registered_model_alias(REGISTERED_MODEL, alias, version))
 
 
 def _experiment_id(client) -> str:
     exp = client.get_experiment_by_name(EXPERIMENT)
     if exp is not None:
+        if exp.tags.get(EXPERIMENT_KIND[0]) != EXPERIMENT_KIND[1]:
+            client.set_experiment_tag(exp.experiment_id, *EXPERIMENT_KIND)
         return exp.experiment_id
     artifacts = None
     uri = tracking_uri()
@@ -106,7 +152,7 @@ def _experiment_id(client) -> str:
         root = Path(uri[len("sqlite:///"):]).parent
         root.mkdir(parents=True, exist_ok=True)
         artifacts = (root / "artifacts").resolve().as_uri()
-    return client.create_experiment(EXPERIMENT, artifact_location=artifacts)
+    return client.create_experiment(EXPERIMENT, artifact_location=artifacts, tags=dict([EXPERIMENT_KIND]))
 
 
 def _parent_run(client, exp_id: str, stage: str) -> str:
@@ -164,3 +210,5 @@ def stage_run(stage: str, params: dict | None = None) -> Iterator[StageRun]:
         status = "FINISHED"
     finally:
         mlflow.end_run(status=status)
+        sr._guard("parent end", lambda: client.set_terminated(parent, status if status == "FAILED" else "FINISHED",
+                                                               end_time=int(time.time() * 1000)))

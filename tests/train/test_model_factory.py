@@ -6,7 +6,9 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from cogevol.train.model_factory import PROVENANCE, build_tiny, corpus_texts, load
 from cogevol.train.tokenizer import IM_END, PAD
-from tests.train.conftest import TEST_MODEL
+from tests.conftest import small_model_config
+
+TEST_MODEL = small_model_config()
 
 
 def test_same_seed_same_vocab_and_weights_other_seed_other_weights(tmp_path, sft_data):
