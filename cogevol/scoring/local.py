@@ -111,7 +111,7 @@ class Scorers(ScorersBase):
     async def stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
         """(index, Score) as each item finishes: for progress on long batches."""
         await self.open()
-        async for pair in in_chunks(items, 1, lambda chunk: self._each(chunk)):
+        async for pair in in_chunks(items, 1, self._each):
             yield pair
 
     async def _each(self, chunk: list[ScoreItem]) -> list[Score]:

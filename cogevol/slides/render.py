@@ -116,6 +116,7 @@ class SlideRenderer:
         self.pool = pool
         self._free: asyncio.Queue = asyncio.Queue()
         self._opened: list = []
+        self._opening = 0  # pages being opened right now: they count against `pages` already
         self._size = max(1, pages)
 
     async def _open(self):
@@ -125,13 +126,28 @@ class SlideRenderer:
         self._opened.append((cm, page))
         return cm, page
 
+    async def _acquire(self):
+        """A free page, or a new one while fewer than `pages` exist. Pages being opened count at
+        once (concurrent renders must not each open one); None in the queue means a page went
+        away, and its waiter may open the replacement."""
+        while True:
+            if self._free.empty() and len(self._opened) + self._opening < self._size:
+                self._opening += 1
+                try:
+                    return await self._open()
+                except BaseException:
+                    self._free.put_nowait(None)
+                    raise
+                finally:
+                    self._opening -= 1
+            slot = await self._free.get()
+            if slot is not None:
+                return slot
+
     async def render(self, deck: Deck, screenshots: bool = False) -> Rendered:
         """Measurements of every element, and a PNG per slide on request."""
         t0 = time.perf_counter()
-        if self._free.empty() and len(self._opened) < self._size:
-            slot = await self._open()
-        else:
-            slot = await self._free.get()
+        slot = await self._acquire()
         cm, page = slot
         try:
             await page.set_content(deck_html(deck), wait_until="load", timeout=self.pool.cfg.load_timeout_ms * 2)
@@ -143,6 +159,7 @@ class SlideRenderer:
                     pngs.append(await page.screenshot(clip=clip, full_page=True, animations="disabled", timeout=5000))
         except BaseException as e:
             self._opened.remove(slot)
+            self._free.put_nowait(None)  # a waiter may open the replacement
             with contextlib.suppress(Exception):
                 await cm.__aexit__(type(e), e, None)
             raise

@@ -10,7 +10,7 @@ import pytest
 from cogevol.browser.pool import BrowserPool
 from cogevol.judge.vlm import JudgeConfig, VisionJudge
 from cogevol.rewards.slide import SlideScorer, combine
-from cogevol.scoring import Scorers
+from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.train.monitor import RolloutLog
 from cogevol.train.rewards import SLIDE_SPEC, ModalityReward
 from tests.judge.server import FakeOpenAI
@@ -83,3 +83,16 @@ def test_trl_reward_function_scores_completions_and_explains():
     assert logged["slide/valid_rate"] == pytest.approx(2 / 3) and logged["slide/rules/collisions"] < 5
     rows = {r["prompt_id"]: r for r in rollouts.take()}
     assert rows["c"]["reward"] == 0.0 and rows["c"]["reason"].startswith("contract: no JSON object")
+
+
+def test_concurrent_decks_share_the_renderers_pages():
+    """Distill and GRPO score many decks at once: they must queue for the `pages` pages, not each
+    open one (30 pages loading at once in one Chromium time out)."""
+
+    async def go():
+        async with Scorers(ScoringSettings(workers=2)) as scorers:
+            scores = await scorers.score([ScoreItem("slide", CLEAN)] * 12)
+            return scores, len(scorers.slides.renderer._opened)
+
+    scores, opened = asyncio.run(go())
+    assert [s.gate for s in scores] == ["pass"] * 12 and opened == 2
