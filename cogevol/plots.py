@@ -7,6 +7,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+# Requests and labels come in eight languages: fall back to a CJK font (setup installs
+# fonts-wqy-zenhei for Chromium) instead of drawing boxes.
+plt.rcParams["font.sans-serif"] = ["DejaVu Sans", "WenQuanYi Zen Hei", *plt.rcParams["font.sans-serif"]]
+
 
 def barh(counts: dict[str, float], title: str, xlabel: str = "count"):
     items = sorted(counts.items(), key=lambda kv: kv[1])

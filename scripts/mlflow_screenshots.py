@@ -1,6 +1,9 @@
 #!/usr/bin/env python
 """Screenshots of the MLflow UI pages a manager opens, for docs/mlflow/ (issue 14's check).
 
+MLflow 3's UI opens in its GenAI view unless the URL says `workflowType=machine_learning` (then
+it remembers the choice): the links here, and in the README, carry it.
+
 Starts `mlflow server` on 127.0.0.1 over a store (default: this checkout's mlruns/), opens the
 experiment, the newest pipeline run, the newest evaluate run (overview and artifacts), the newest
 grpo_html run's charts and the registered model in Debian's Chromium, and writes one PNG each.
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
@@ -49,10 +53,11 @@ def pages(store: str) -> dict[str, str]:
     pipeline = newest(client, eid, f"tags.`{KIND_TAG}` = 'pipeline'")
     if pipeline:
         out["2_pipeline_run"] = f"/experiments/{eid}/runs/{pipeline.info.run_id}"
-    for stage, tab in (("evaluate", ""), ("evaluate", "/artifacts"), ("grpo_html", "/model-metrics")):
+    # (the artifact view opens on the first artifact, the comparison picture, whatever path follows)
+    for stage, tab in (("evaluate", ""), ("evaluate", "/artifacts/evaluate/0_comparison.png"), ("grpo_html", "/model-metrics")):
         run = newest(client, eid, f"tags.`{STAGE_TAG}` = '{stage}'")
         if run:
-            name = f"3_{stage}_{tab.strip('/') or 'overview'}"
+            name = f"3_{stage}_{Path(tab).stem or 'overview'}"
             out[name] = f"/experiments/{eid}/runs/{run.info.run_id}{tab}"
     out["4_registered_model"] = f"/models/{REGISTERED_MODEL}"
     return out
@@ -65,9 +70,13 @@ async def shoot(base: str, routes: dict[str, str], out: Path) -> None:
         browser = await pw.chromium.launch(executable_path=find_chromium(), args=["--disable-background-networking"])
         page = await browser.new_page(viewport={"width": 1440, "height": 1000})
         for name, route in routes.items():
-            await page.goto(f"{base}/#{route}")
-            await page.wait_for_load_state("networkidle")
-            await page.wait_for_timeout(2500)  # charts draw after the data arrives
+            sep = "&" if "?" in route else "?"
+            await page.goto(f"{base}/#{route}{sep}workflowType=machine_learning", wait_until="load")
+            await page.wait_for_timeout(5000)  # the UI polls (never network-idle); charts draw after the data arrives
+            for name_ in ("Got it", "Close"):  # first-visit tips and the assistant panel cover the page
+                with contextlib.suppress(Exception):
+                    await page.get_by_role("button", name=name_).first.click(timeout=1000)
+            await page.wait_for_timeout(500)
             await page.screenshot(path=str(out / f"{name}.png"), full_page=False)
             print(f"{name}: {route}", flush=True)
         await browser.close()

@@ -37,6 +37,21 @@ def log_step(run: StageRun | None, metrics: dict, step: int) -> None:
         log.warning("mlflow: could not log step %d: %s", step, e)
 
 
+# The MLflow run page draws one section of charts per metric prefix, in alphabetical order: the
+# numbers a reader wants first go under `headline/` (it sorts before TRL's diagnostics), and TRL's
+# clip ratios and completion statistics move under `trl/` so they stop leading the page.
+HEADLINE = ("reward", "reward_std", "kl", "loss", "html/reward", "html/hard_fail_rate", "slide/reward", "slide/valid_rate")
+DIAGNOSTIC_PREFIXES = ("clip_ratio/", "completions/")
+
+
+def mlflow_names(row: dict) -> dict:
+    """A trainer log row as it goes to MLflow: headline copies first, diagnostics under trl/."""
+    out = {f"headline/{k.replace('/', '_')}": row[k] for k in HEADLINE if k in row}
+    for k, v in row.items():
+        out[f"trl/{k}" if k.startswith(DIAGNOSTIC_PREFIXES) else k] = v
+    return out
+
+
 class MetricsCallback(TrainerCallback):
     """Every trainer log line (loss, reward, KL, ...) plus processed tokens per second."""
 
@@ -58,7 +73,7 @@ class MetricsCallback(TrainerCallback):
             self._t, self._tokens = now, row["num_tokens"]
         row["step"] = state.global_step
         self.history.append(row)
-        log_step(self.run, {k: v for k, v in row.items() if k != "step"}, state.global_step)
+        log_step(self.run, mlflow_names({k: v for k, v in row.items() if k != "step"}), state.global_step)
 
 
 class StepTimingCallback(TrainerCallback):

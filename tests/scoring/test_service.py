@@ -170,3 +170,29 @@ def test_sigterm_drains_in_flight_requests_then_closes_every_chromium(tmp_path):
             proc.kill()
     time.sleep(0.5)
     assert _chromium_since(t0) == []
+
+
+def _doc_example(title: str) -> str:
+    """The first python block after `title` in docs/scoring_service.md, with the host made local."""
+    text = (ROOT / "docs" / "scoring_service.md").read_text()
+    block = text[text.index(title):].split("```python\n", 1)[1].split("```", 1)[0]
+    return block
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_the_documented_verl_and_trl_reward_functions_work_against_the_service():
+    """The worked examples in docs/scoring_service.md, run as written against a live service: verl's
+    async compute_score (float score, the same keys every time) and a standalone TRL reward."""
+    with serve_in_background(Scorers()) as (url, _):
+        ns: dict = {}
+        exec(_doc_example("### verl").replace("http://scorer-1:8700", url), ns)  # noqa: S102 - our own docs
+        live = asyncio.run(ns["compute_score"]("cogevol", f"```html\n{LIVE}\n```", "", {"modality": "html", "request": ASK}))
+        dead = asyncio.run(ns["compute_score"]("cogevol", DEAD, "", {"modality": "html", "request": ASK}))
+        assert live["score"] > 0.5 and live["gate_pass"] == 1.0 and dead == {"score": 0.0, "gate_pass": 0.0, "no_verdict": 0.0}
+        trl_ns: dict = {"GRPOTrainer": object, "GRPOConfig": lambda *a, **k: None, "ds": None}
+        code = _doc_example("### TRL").replace("http://scorer-1:8700", url).split("trainer = ")[0]
+        exec(code, trl_ns)  # noqa: S102
+        rewards = asyncio.run(trl_ns["page_reward"]([[{"role": "user", "content": ASK}]] * 2,
+                                                    [[{"role": "assistant", "content": LIVE}], "no page"]))
+        assert rewards[0] > 0.5 and rewards[1] == 0.0

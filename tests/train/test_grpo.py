@@ -52,6 +52,8 @@ def test_grpo_html_with_the_real_probe_logs_reward_components(tmp_path, tiny_dir
     client = mlflow.MlflowClient()
     metrics = client.get_run(run.run_id).data.metrics
     assert {"html/hard_fail_rate", "html/terms/interactivity", "time/reward_s", "time/generate_s", "kl", "reward"} <= set(metrics)
+    assert {"headline/reward", "headline/kl", "headline/html_hard_fail_rate"} <= set(metrics)  # the run page's first charts
+    assert not any(k.startswith("clip_ratio/") for k in metrics) and any(k.startswith("trl/clip_ratio/") for k in metrics)
     history = client.get_metric_history(run.run_id, "html/hard_fail_rate")
     assert sorted(h.step for h in history) == [1, 2]
     table = json.loads(open(mlflow.artifacts.download_artifacts(run_id=run.run_id, artifact_path="rollouts/step_0001.json")).read())
