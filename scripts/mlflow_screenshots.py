@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import contextlib
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -27,13 +26,8 @@ import httpx
 import mlflow
 
 from cogevol.browser.pool import find_chromium
+from cogevol.scoring.service import free_port
 from cogevol.tracking import EXPERIMENT, KIND_TAG, REGISTERED_MODEL, STAGE_TAG
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def newest(client, exp_id: str, filter_string: str):

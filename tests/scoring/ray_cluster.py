@@ -17,7 +17,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,15 +27,10 @@ import psutil
 
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.scoring.ray_backend import RayConfig, RayScorers
+from cogevol.scoring.service import free_port
 
 ROOT = Path(__file__).parents[2]
 RAY = str(Path(sys.executable).with_name("ray"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_cluster(tmp: str, cpus: int) -> str:
