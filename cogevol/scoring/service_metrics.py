@@ -29,6 +29,7 @@ class ServiceMetrics:
         self.pending = 0  # items accepted and unfinished
         self._latency: deque[float] = deque(maxlen=window)
         self._done: deque[float] = deque(maxlen=100_000)  # finish times, for the rate
+        self._first: float | None = None
         self.registry = r = CollectorRegistry()
         self.items = Counter("cogevol_scoring_items", "items scored", ["modality", "gate"], registry=r)
         self.harness_errors = Counter("cogevol_scoring_harness_errors", "items with no verdict (harness error, deadline)", registry=r)
@@ -50,12 +51,18 @@ class ServiceMetrics:
         self.latency.observe(seconds)
         self._latency.append(seconds)
         self._done.append(time.monotonic())
+        if self._first is None:
+            self._first = self._done[-1] - seconds  # when the service started working
 
     def rate(self) -> float:
-        cutoff = time.monotonic() - self.rate_window_s
-        while self._done and self._done[0] < cutoff:
+        """Items finished per second over the window (or since the first one, when that is
+        shorter: a young service would otherwise look slow and hand out minute-long Retry-Afters)."""
+        now = time.monotonic()
+        while self._done and self._done[0] < now - self.rate_window_s:
             self._done.popleft()
-        return len(self._done) / self.rate_window_s
+        if self._first is None:
+            return 0.0
+        return len(self._done) / max(1.0, min(self.rate_window_s, now - self._first))
 
     def quantile(self, q: float) -> float:
         if not self._latency:
