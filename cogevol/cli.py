@@ -88,16 +88,18 @@ def _with_judge(params: dict, url: str | None, model: str | None) -> dict:
     return {**params, "judge": judge}
 
 
-def _score_files(items: list[tuple[str, str]], modality: str, params: dict, request: str, settings_kw: dict,
-                 workers: int | None = None, on_score=None, in_order: bool = False) -> None:
+def _score_files(items: list[tuple[str, str]], modality: str, params: dict, request: str, on_score,
+                 workers: int | None = None, in_order: bool = False, screenshots: bool = False,
+                 probe_overrides: dict | None = None) -> None:
     """Score files in process and hand each (path, Score) to `on_score`: as each finishes, or in
-    input order."""
+    input order. `probe_overrides` replace probe.harness settings (the CLI's --method, --page-timeout)."""
     import asyncio
     from dataclasses import replace
 
     from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 
-    settings = replace(ScoringSettings.from_params(params, workers), **settings_kw)
+    settings = ScoringSettings.from_params(params, workers)
+    settings = replace(settings, screenshots=screenshots, probe=replace(settings.probe, **(probe_overrides or {})))
     batch = [ScoreItem(modality, text, request, raw=True) for _, text in items]
 
     async def run() -> None:
@@ -113,17 +115,11 @@ def _score_files(items: list[tuple[str, str]], modality: str, params: dict, requ
 
 
 def _cmd_probe(a: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from cogevol.probe.core import ProbeConfig
-
     items = _read_files("probe", a.paths)
     if items is None:
         return 2
     params = _with_judge(_all_params(a.params), a.judge_url, a.judge_model)
-    probe = ProbeConfig(**(params.get("probe") or {}).get("harness", {}))
-    probe = replace(probe, **({"method": a.method} if a.method else {}),
-                    **({"page_timeout_s": a.page_timeout} if a.page_timeout else {}))
+    overrides = {**({"method": a.method} if a.method else {}), **({"page_timeout_s": a.page_timeout} if a.page_timeout else {})}
 
     def show(path: str, score) -> None:
         rec = {"path": path, **score.details}
@@ -131,7 +127,7 @@ def _cmd_probe(a: argparse.Namespace) -> int:
             rec.pop("controls", None)
         print(json.dumps(rec, ensure_ascii=False), flush=True)
 
-    _score_files(items, "html", params, a.request or "", {"probe": probe}, a.workers, show)
+    _score_files(items, "html", params, a.request or "", show, a.workers, probe_overrides=overrides)
     return 0
 
 
@@ -153,7 +149,7 @@ def _cmd_slide_score(a: argparse.Namespace) -> int:
             (png_dir / f"{Path(path).stem}.slide{k + 1}.png").write_bytes(png)
         print(json.dumps(rec, ensure_ascii=False), flush=True)
 
-    _score_files(items, "slide", params, a.request or "", {"screenshots": png_dir is not None}, 1, show, in_order=True)
+    _score_files(items, "slide", params, a.request or "", show, 1, in_order=True, screenshots=png_dir is not None)
     return 0
 
 
