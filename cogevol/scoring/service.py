@@ -221,12 +221,12 @@ def serve(params: dict, host: str | None = None, port: int | None = None, worker
     if token is None and host not in LOOPBACK:
         log.warning("serve: listening on %s with no token: anyone who reaches it can use the browsers "
                     "(set $%s)", host, scoring.token_env)
-    local = {**params, "scoring": {**(params.get("scoring") or {}), "backend": "local" if scoring.backend == "http" else scoring.backend}}
-    scorers = open_scorers(local, workers)
+    backend = "local" if scoring.backend == "http" else scoring.backend  # the service itself scores in process or on Ray
+    scorers = open_scorers({**params, "scoring": {**(params.get("scoring") or {}), "backend": backend}}, workers)
     app = create_app(scorers, cfg, token, workers=_workers(scorers))
     server = DrainingServer(uvicorn.Config(app, host=host, port=port, timeout_graceful_shutdown=int(cfg.drain_s),
                                             log_level="info", access_log=False), app)
-    log.info("serve: http://%s:%d (%s backend)", host, port, "local" if scoring.backend == "http" else scoring.backend)
+    log.info("serve: http://%s:%d (%s backend)", host, port, backend)
     server.run()
 
 
