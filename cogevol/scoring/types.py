@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 MODALITIES = ("html", "slide")
-GATES = ("pass", "fail", "none")  # none: no verdict (harness error, deadline, no reward by policy)
 
 
 @dataclass(frozen=True)
