@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import MISSING, fields, is_dataclass
 from pathlib import Path
@@ -24,6 +25,27 @@ def stage_params(stage: str, path: str | Path | None = None) -> dict:
     if stage not in params:
         raise KeyError(f"params.yaml has no '{stage}' group")
     return params[stage] or {}
+
+
+def merge_profile(params: dict, overlay: dict | None) -> dict:
+    """`params` with a profile overlay (infra/profiles/*.yaml) deep-merged into a new dict: a dict
+    merges key by key, anything else (a list included) replaces the value. A key that `params`
+    does not have is refused, as infra/profiles/apply.py refuses it: a typo must not silently add
+    a dead knob. Neither argument is modified."""
+    out = copy.deepcopy(params)
+    _merge_into(out, copy.deepcopy(overlay or {}), "")
+    return out
+
+
+def _merge_into(params: dict, overlay: dict, prefix: str) -> None:
+    for k, v in overlay.items():
+        key = f"{prefix}{k}"
+        if not isinstance(params, dict) or k not in params:
+            raise KeyError(f"{key}: not in params.yaml")
+        if isinstance(v, dict) and isinstance(params[k], dict):
+            _merge_into(params[k], v, f"{key}.")
+        else:
+            params[k] = v
 
 
 def from_dict(cls: type[T], data: dict[str, Any] | None) -> T:

@@ -29,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 
 from replay.candidates import html_candidate, html_response
+from replay.compact import compact_response
 from replay.data import ROOT
 from replay.prompts import select_plans
 from replay.slides import slide_response
@@ -48,7 +49,9 @@ def build(prompts: Path = PROMPTS, only: set[str] | None = None) -> list[dict]:
         for n, (teacher, intended, variant) in enumerate(plan.answers):
             k = per_teacher[teacher]
             per_teacher[teacher] += 1
-            if spec.modality == "html":
+            if intended == "compact":
+                response = compact_response(spec, plan.lesson)
+            elif spec.modality == "html":
                 response = html_response(spec, html_candidate(spec, spec.app, intended, variant, n), n)
             else:
                 response = slide_response(spec.lang, plan.lesson, intended, variant, n)

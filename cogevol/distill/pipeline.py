@@ -42,6 +42,7 @@ class DistillConfig:
     keep_per_prompt: int = 1  # admitted candidates kept per prompt, best first
     html_min_reward: float = 0.75  # probe reward (0..1) an HTML candidate needs; hard-failed never pass
     slide_min_score: float = 4.0  # slide score (0-5: rules, + judge when configured) a deck needs
+    max_answer_chars: int | None = 2000  # longer artifacts are not admitted: the student could not write them
     seed: int = 0  # prompt sampling
 
     @classmethod
@@ -106,6 +107,7 @@ class Outcome(str, Enum):
     PENDING = "pending"  # not executed yet
     ADMITTED = "admitted"
     BELOW_THRESHOLD = "below threshold"  # executed, passed the gate, scored under the modality's threshold
+    TOO_LONG = "too long"  # longer than the student can write (max_answer_chars): not executed
     HARD_FAIL = "hard fail"  # an HTML page not alive the way the request asks
     CONTRACT = "contract"  # a deck breaking the slide contract
     NO_DOCUMENT = "no HTML document"  # no page in the answer
@@ -178,13 +180,25 @@ async def gather_candidates(prompts: list[Prompt], teachers: list) -> list[Score
 async def execute(items: list[Scored], cfg: DistillConfig, scorers) -> None:
     """Run every extracted artifact on `scorers` (cogevol.scoring: any backend) and decide
     admission in place."""
-    todo = [s for s in items if s.artifact]
+    todo = [s for s in items if s.outcome is Outcome.PENDING]
     progress = Progress("distill: executed candidates", total=len(todo), unit="candidates")
     batch = [ScoreItem(s.prompt.modality, s.artifact, s.prompt.request, raw=True) for s in todo]
     async for k, score in scorers.stream(batch):
         admit(todo[k], score, cfg)
         progress.update()
     progress.done()
+
+
+def bar_too_long(items: list[Scored], limit: int | None) -> None:
+    """Reject, before execution, every artifact longer than `limit` characters: SFT would cut it
+    before its end and teach the student answers that never close, and the student could not
+    write it in its completion budget anyway; executing it would only cost browser time."""
+    if limit is None:
+        return
+    for s in items:
+        if s.outcome is Outcome.PENDING and len(s.artifact) > limit:
+            s.outcome = Outcome.TOO_LONG
+            s.reason = f"too long: {len(s.artifact)} characters > max_answer_chars {limit} (not executed)"
 
 
 def admit(s: Scored, score: Score, cfg: DistillConfig) -> None:
@@ -306,6 +320,7 @@ async def distill(prompts: list[Prompt], cfg: DistillConfig, scorers,
     finally:
         for t in teachers:
             await t.aclose()
+    bar_too_long(items, cfg.max_answer_chars)
     async with scorers:
         await execute(items, cfg, scorers)
     kept = keep_best(items, cfg.keep_per_prompt)

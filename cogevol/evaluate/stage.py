@@ -29,7 +29,7 @@ class EvalConfig:
     suites: list[str] = field(default_factory=lambda: ["data/eval/html_suite.jsonl", "data/eval/slide_suite.jsonl"])
     max_per_suite: int | None = None  # cap items per suite (null: all)
     systems: list[dict] = field(default_factory=list)
-    max_new_tokens: int = 256
+    max_new_tokens: int = 640
     temperature: float = 0.0  # greedy: differences between checkpoints are the checkpoints'
     batch_size: int = 8
     ratings: str | None = "data/eval/ratings/sample.jsonl"  # reward-human agreement; null: skip

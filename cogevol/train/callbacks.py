@@ -40,7 +40,8 @@ def log_step(run: StageRun | None, metrics: dict, step: int) -> None:
 # The MLflow run page draws one section of charts per metric prefix, in alphabetical order: the
 # numbers a reader wants first go under `headline/` (it sorts before TRL's diagnostics), and TRL's
 # clip ratios and completion statistics move under `trl/` so they stop leading the page.
-HEADLINE = ("reward", "reward_std", "kl", "loss", "html/reward", "html/hard_fail_rate", "slide/reward", "slide/valid_rate")
+HEADLINE = ("reward", "reward_std", "frac_reward_zero_std", "kl", "loss", "html/reward", "html/hard_fail_rate",
+            "slide/reward", "slide/valid_rate")
 DIAGNOSTIC_PREFIXES = ("clip_ratio/", "completions/")
 
 
@@ -105,3 +106,31 @@ class StepTimingCallback(TrainerCallback):
                 cols = list(rows[0])
                 table = {"columns": ["step", *cols], "data": [[state.global_step, *(r[c] for c in cols)] for r in rows]}
                 self.run.log_dict(table, f"rollouts/step_{state.global_step:04d}.json")
+
+
+class TimeBudgetCallback(TrainerCallback):
+    """Stops training once `minutes` of wall clock have passed since training began (model
+    loading not counted): the step in flight finishes and is logged, no new one starts, so a run
+    overshoots its budget by at most one step. For runs sized by time rather than by steps (set
+    max_steps high enough that the budget, not the step count, ends the run)."""
+
+    def __init__(self, minutes: float, clock=time.monotonic):
+        self.budget_s, self.clock = 60.0 * minutes, clock
+        self.elapsed_s = 0.0
+        self.stopped_at: int | None = None  # the global step after which the budget stopped training
+        self._t0: float | None = None
+
+    def on_train_begin(self, args, state, control, **kwargs):
+        self._t0 = self.clock()
+
+    def on_step_end(self, args, state, control, **kwargs):
+        if self._t0 is None:
+            return
+        self.elapsed_s = self.clock() - self._t0
+        if self.elapsed_s < self.budget_s:
+            return
+        control.should_training_stop = True
+        if self.stopped_at is None:
+            self.stopped_at = state.global_step
+            log.info("time budget: %.1f of %.1f min spent after step %d: stopping", self.elapsed_s / 60,
+                     self.budget_s / 60, state.global_step)

@@ -76,9 +76,9 @@ def save_args(save_steps: int | None) -> dict[str, Any]:
 class SFTSettings:
     """Mixed SFT on the distilled chat dataset (params.yaml: sft)."""
 
-    epochs: float = 10.0
-    max_steps: int = 200  # > 0 caps the optimizer steps of `epochs` (the embedded profile's time guard)
-    learning_rate: float = 1e-3  # a tiny model from scratch needs a high rate; GPU (4B): 1e-5
+    epochs: float = 30.0
+    max_steps: int = 400  # > 0 caps the optimizer steps of `epochs` (the embedded profile's time guard)
+    learning_rate: float = 3e-3  # a tiny model from scratch needs a high rate; GPU (4B): 1e-5
     lr_scheduler_type: str = "cosine"
     warmup_ratio: float = 0.05
     weight_decay: float = 0.0
@@ -107,10 +107,10 @@ class GRPOSettings:
     max_grad_norm: float = 1.0  # gradient clipping (seed 001: 1.0)
     loss_type: str = "dapo"  # token-mean over the global batch (seed 001: token mean)
     scale_rewards: str = "group"  # group std normalisation (seed 001)
-    temperature: float = 1.0  # seed 001: 1.0
+    temperature: float = 0.5  # the embedded tiny model; seed 001: 1.0
     top_p: float = 1.0
     max_prompt_length: int = 1024  # prompts longer than this (tokens, chat-templated) are dropped (seed 001: 2048)
-    max_completion_length: int = 256  # seed 001: 32768
+    max_completion_length: int = 640  # seed 001: 32768
     reward_workers: int = 2  # completions of a group scored in parallel (probe pages / slide renders in flight)
     torch_threads: int = 1  # CPU rollouts are token-at-a-time: 1 thread is as fast and never stalls; 0: train's
     log_rollouts: int = 4  # rollouts per step written to the MLflow table

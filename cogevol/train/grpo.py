@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,15 +68,20 @@ class GRPOResult:
 
 
 def run_grpo(model_path: str, dataset: Dataset, out_dir: str | Path, g: GRPOSettings, train: TrainConfig,
-             model_cfg: ModelConfig, scorers, run: StageRun | None = None) -> GRPOResult:
+             model_cfg: ModelConfig, scorers, run: StageRun | None = None, callbacks: Sequence = (),
+             shuffle_seed: int | None = None, record: list | None = None) -> GRPOResult:
     """Train on `dataset` (columns prompt, modality, prompt_id) with one reward per modality present,
     all scored on `scorers` (cogevol.scoring.Scorers.from_params: any backend; closed here), then save
-    model and tokenizer to `out_dir` like a hub checkpoint."""
+    model and tokenizer to `out_dir` like a hub checkpoint. For benchmarks: `callbacks` are added
+    to the trainer's own (e.g. callbacks.TimeBudgetCallback); `shuffle_seed` trains on rewards
+    permuted within each call (a control; logs keep the true rewards) and `record` collects one row
+    per scored completion (both: rewards.ModalityReward)."""
     modalities = sorted(set(dataset["modality"]))
     timer, rollouts = StepTimer(), RolloutLog()
     metrics_cb = MetricsCallback(run)
     timing_cb = StepTimingCallback(timer, rollouts, run, sample=g.log_rollouts)
-    reward_fns = [ModalityReward(m, scorers, SPECS[m], rollouts) for m in modalities]
+    reward_fns = [ModalityReward(m, scorers, SPECS[m], rollouts, shuffle_seed=shuffle_seed, record=record)
+                  for m in modalities]
     trainer = None
     try:
         model, tokenizer = load(model_path, model_cfg)
@@ -85,7 +91,7 @@ def run_grpo(model_path: str, dataset: Dataset, out_dir: str | Path, g: GRPOSett
             args=grpo_config(out_dir, g, train),
             train_dataset=dataset,
             processing_class=tokenizer,
-            callbacks=[metrics_cb, timing_cb],
+            callbacks=[metrics_cb, timing_cb, *callbacks],
         )
         trainer.timer = timer
         trainer.train()
@@ -114,13 +120,21 @@ def _mean(rows: list[dict], key: str) -> float | None:
     return round(sum(vals) / len(vals), 4) if vals else None
 
 
+def _spread(steps: list[dict]) -> float | None:
+    """Share of steps where at least one group's rewards differ (TRL's frac_reward_zero_std < 1):
+    only those steps have non-zero advantages, so only they move the policy."""
+    fracs = [h["frac_reward_zero_std"] for h in steps if isinstance(h.get("frac_reward_zero_std"), int | float)]
+    return round(sum(f < 1 for f in fracs) / len(fracs), 4) if fracs else None
+
+
 def _metrics(history: list[dict], modalities: list[str]) -> dict:
     steps = [h for h in history if "reward" in h]
     first, last = steps[:1], steps[-1:]
     out: dict = {"steps": len(steps), "modalities": modalities,
                  "reward_first": _mean(first, "reward"), "reward_final": _mean(last, "reward"),
                  "reward_mean": _mean(steps, "reward"), "kl_final": _mean(last, "kl"),
-                 "completion_length_mean": _mean(steps, "completions/mean_length")}
+                 "completion_length_mean": _mean(steps, "completions/mean_length"),
+                 "steps_with_spread": _spread(steps)}
     for m in modalities:
         keys = sorted({k for h in steps for k in h if k.startswith(f"{m}/") and not k.endswith("seconds_per_completion")})
         out[m] = {k.split("/", 1)[1]: _mean(steps, k) for k in keys}

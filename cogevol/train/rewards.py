@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import math
+import random
 import time
 from dataclasses import dataclass
 
@@ -73,9 +74,18 @@ class ModalityReward:
     """An async TRL reward function: this modality's completions scored on `scorers`, None on the
     others. `scorers` is shared by every modality's reward of a run and closed by the trainer."""
 
-    def __init__(self, modality: str, scorers, spec: ComponentSpec, rollouts: RolloutLog | None = None):
+    def __init__(self, modality: str, scorers, spec: ComponentSpec, rollouts: RolloutLog | None = None,
+                 shuffle_seed: int | None = None, record: list | None = None):
+        """`shuffle_seed` (a control run, benchmarks/grpo_learning.py): the rewards handed to TRL are
+        permuted across each call's completions with an RNG seeded once here, so the policy learns
+        from rewards that no longer belong to its completions; everything logged (metrics, rollouts,
+        `record`) stays the completions' true rewards. `record`: a list that gets one dict per
+        scored completion (call, step, prompt_id, true reward, hard_fail, gate). None: neither."""
         self.modality, self.scorers, self.spec, self.rollouts = modality, scorers, spec, rollouts
         self.__name__ = f"{modality}_reward"  # TRL names the reward column after the function
+        self.record = record
+        self._rng = None if shuffle_seed is None else random.Random(shuffle_seed)
+        self.calls = 0  # calls that scored at least one completion of this modality
 
     async def __call__(self, prompts: list, completions: list, **kwargs) -> list[float | None]:
         n = len(completions)
@@ -89,8 +99,9 @@ class ModalityReward:
                  for i in idx]
         scores = await self.scorers.score(items)
         seconds = time.perf_counter() - t0
-        for i, s in zip(idx, scores):
-            out[i] = s.reward
+        given = [s.reward for s in scores] if self._rng is None else permuted([s.reward for s in scores], self._rng)
+        for i, r in zip(idx, given):
+            out[i] = r
         log_metric = kwargs.get("log_metric")
         if log_metric is not None:
             metrics = summarize([s.details for s in scores], self.spec)
@@ -101,7 +112,26 @@ class ModalityReward:
             ids = kwargs.get("prompt_id") or [""] * n
             for i, s in zip(idx, scores):
                 self.rollouts.add(str(ids[i]), self.modality, completion_text(completions[i]), s.reward, s.reason)
+        if self.record is not None:
+            self._record(idx, scores, kwargs)
+        self.calls += 1
         return out
+
+    def _record(self, idx: list[int], scores: list, kwargs: dict) -> None:
+        """One row per scored completion; `step` is the optimizer step these completions train
+        (TRL scores a step's rollouts before the step: global_step + 1), else the call number."""
+        state = kwargs.get("trainer_state")
+        step = state.global_step + 1 if state is not None else self.calls + 1
+        ids = kwargs.get("prompt_id") or [""] * (max(idx) + 1)
+        self.record.extend({"call": self.calls, "step": step, "prompt_id": str(ids[i]), "reward": s.reward,
+                         "hard_fail": bool(s.hard_fail), "gate": s.gate} for i, s in zip(idx, scores))
+
+
+def permuted(values: list, rng: random.Random) -> list:
+    """`values` in an order drawn from `rng` (the same multiset, the link to each position broken)."""
+    out = list(values)
+    rng.shuffle(out)
+    return out
 
 
 SPECS = {"html": HTML_SPEC, "slide": SLIDE_SPEC}

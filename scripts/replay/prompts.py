@@ -113,5 +113,5 @@ def select_plans(prompts_path: Path) -> list[Plan]:
             if spec is None:
                 raise SystemExit(f"no prompt in {prompts_path} matches the {modality} plan {sel}")
             taken.add(spec.pid)
-            out.append(Plan(spec, _answers(entry["answers"]), entry.get("lesson", "")))
+            out.append(Plan(spec, _answers(entry["answers"] + plans().get("every_plan", [])), entry.get("lesson", "")))
     return out

@@ -21,6 +21,8 @@ from cogevol.scoring.extract import extract_html
 
 from .data import ROOT, plans
 
+GOOD = ("good", "compact")  # answers that must be admitted; the rest carry a defect
+
 
 def summary(records: list[dict]) -> dict:
     prompts = {(r["prompt_id"], r["modality"], r["subcategory"]) for r in records}
@@ -29,8 +31,8 @@ def summary(records: list[dict]) -> dict:
         "prompts": len(prompts),
         "prompts_by_category": dict(sorted(Counter(f"{m}/{s}" for _, m, s in prompts).items())),
         "candidates_by_intended": dict(sorted(Counter(f"{r['modality']}:{r['intended']}" for r in records).items())),
-        "good": sum(r["intended"] == "good" for r in records),
-        "defective": sum(r["intended"] != "good" for r in records),
+        "good": sum(r["intended"] in GOOD for r in records),
+        "defective": sum(r["intended"] not in GOOD for r in records),
         "bytes": sum(len(json.dumps(r, ensure_ascii=False).encode()) + 1 for r in records),
     }
 
@@ -72,7 +74,7 @@ def judge(rec: dict, res: dict, html_min_reward: float, slide_min_rules: float) 
             outcome = "hard_fail"
         else:
             outcome = "admitted" if res["reward"] >= html_min_reward else "low_reward"
-        if rec["intended"] == "good":
+        if rec["intended"] in GOOD:
             return outcome, outcome == "admitted"
         if rec["intended"] in plans()["verify"]["hard_fail"]:
             return outcome, outcome == "hard_fail"
@@ -80,9 +82,9 @@ def judge(rec: dict, res: dict, html_min_reward: float, slide_min_rules: float) 
         terms = res.get("terms", {})
         return outcome, outcome == "low_reward" and terms.get("viewport_mobile", 0) > 0
     if not res.get("valid"):
-        return "invalid", rec["intended"] != "good"
+        return "invalid", rec["intended"] not in GOOD
     outcome = f"rules>={slide_min_rules}" if res["rule_score"] >= slide_min_rules else f"rules<{slide_min_rules}"
-    return outcome, (res["rule_score"] >= slide_min_rules) == (rec["intended"] == "good")
+    return outcome, (res["rule_score"] >= slide_min_rules) == (rec["intended"] in GOOD)
 
 
 def verify(records: list[dict]) -> int:

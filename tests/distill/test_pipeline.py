@@ -7,8 +7,12 @@ from pathlib import Path
 import pytest
 
 from cogevol.distill.pipeline import (
+    Candidate,
     DistillConfig,
+    Outcome,
     Prompt,
+    Scored,
+    bar_too_long,
     distill,
     extract_artifact,
     load_prompts,
@@ -49,6 +53,23 @@ def test_artifacts_are_extracted_or_rejected_with_a_reason():
     assert extract_artifact("slide", "no deck")[1].startswith("contract: no JSON object")
 
 
+def test_an_answer_longer_than_the_student_can_write_is_rejected_before_execution():
+    page = extract_artifact("html", LIVE)[0]
+
+    def decide(limit: int | None) -> Scored:
+        s = Scored(Prompt("h1", "a counter", "html"), Candidate("a", 0, LIVE), page)
+        bar_too_long([s], limit)
+        return s
+
+    assert decide(None).outcome is Outcome.PENDING and decide(len(page)).outcome is Outcome.PENDING
+    long = decide(len(page) - 1)
+    assert long.outcome is Outcome.TOO_LONG and not long.admitted and long.score is None
+    assert long.reason == f"too long: {len(page)} characters > max_answer_chars {len(page) - 1} (not executed)"
+    no_page = Scored(Prompt("h1", "a counter", "html"), Candidate("a", 0, "sorry"), None, outcome=Outcome.NO_DOCUMENT)
+    bar_too_long([no_page], 1)
+    assert no_page.outcome is Outcome.NO_DOCUMENT  # only what would be executed is barred
+
+
 @pytest.mark.browser
 def test_only_executed_and_verified_candidates_are_admitted(tmp_path):
     prompts = write_jsonl(tmp_path / "prompts.jsonl", [
@@ -61,7 +82,8 @@ def test_only_executed_and_verified_candidates_are_admitted(tmp_path):
         {"teacher": "a", "prompt_id": "h1", "candidate": 1, "response": LIVE},
         {"teacher": "a", "prompt_id": "s1", "candidate": 0, "response": CLEAN_DECK},
         {"teacher": "a", "prompt_id": "s1", "candidate": 1, "response": CLEAN_DECK[:-30]}])
-    cfg = DistillConfig(teachers=[TeacherConfig(name="a", replay_path=str(replay), k=2)], max_prompts=4, slide_share=0.5)
+    cfg = DistillConfig(teachers=[TeacherConfig(name="a", replay_path=str(replay), k=2)], max_prompts=4, slide_share=0.5,
+                        max_answer_chars=None)
     loaded = load_prompts(prompts, failures)
     assert [p.is_failure for p in loaded] == [True, False, False]
     items, kept, chosen = asyncio.run(distill(loaded, cfg, Scorers()))

@@ -4,7 +4,7 @@ import torch
 from safetensors.torch import load_file
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from cogevol.train.model_factory import PROVENANCE, build_tiny, corpus_texts, load
+from cogevol.train.model_factory import PROVENANCE, TARGET_WEIGHT, build_tiny, corpus_texts, load
 from cogevol.train.tokenizer import IM_END, PAD
 from tests.conftest import small_model_config
 
@@ -21,6 +21,11 @@ def test_same_seed_same_vocab_and_weights_other_seed_other_weights(tmp_path, sft
     assert wa.keys() == wb.keys() and all(torch.equal(wa[k], wb[k]) for k in wa)
     assert any(not torch.equal(wa[k], wc[k]) for k in wa)
     assert json.loads((a / PROVENANCE).read_text())["seed"] == TEST_MODEL.seed
+
+
+def test_the_tokenizer_learns_the_targets_with_the_weight_of_the_samples():
+    texts = corpus_texts(None, ["<p id=\"out\"></p>", ""])
+    assert texts.count("<p id=\"out\"></p>") == TARGET_WEIGHT > 1 and "" not in texts
 
 
 def test_saved_like_a_hub_checkpoint_and_round_trips(tiny_dir, model_cfg):

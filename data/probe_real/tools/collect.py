@@ -3,140 +3,271 @@
 Run once by hand; records provenance in tools/selection.json for labels.jsonl.
 Usage: python data/probe_real/tools/collect.py
 """
-import json, re, subprocess, sys
+
+import json
+import re
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 MIRROR = Path("/work/.mirror")
 
 SOURCES = {
-    "praisonaibench": {"repo": "MervinPraison/PraisonAIBench", "licence": "MIT",
-                       "licence_note": "declared in pyproject.toml (license = MIT, OSI classifier) and README 'MIT License'; the repo ships no LICENSE file"},
-    "visualcodetest": {"repo": "electricazimuth/LocalLLM_VisualCodeTest", "licence": "MIT",
-                       "licence_note": "declared by the MIT licence badge in README.md; the repo ships no LICENSE file"},
-    "llmhtmlgallery": {"repo": "Techdread/LLM-HTML-Gallery", "licence": "MIT",
-                       "licence_note": "LICENSE file (MIT, Copyright (c) 2025 Peter Edwards)"},
+    "praisonaibench": {
+        "repo": "MervinPraison/PraisonAIBench",
+        "licence": "MIT",
+        "licence_note": "declared in pyproject.toml (license = MIT, OSI classifier) and README 'MIT License'; the repo ships no LICENSE file",
+    },
+    "visualcodetest": {
+        "repo": "electricazimuth/LocalLLM_VisualCodeTest",
+        "licence": "MIT",
+        "licence_note": "declared by the MIT licence badge in README.md; the repo ships no LICENSE file",
+    },
+    "llmhtmlgallery": {
+        "repo": "Techdread/LLM-HTML-Gallery",
+        "licence": "MIT",
+        "licence_note": "LICENSE file (MIT, Copyright (c) 2025 Peter Edwards)",
+    },
 }
+
 
 def git(src, *args):
     repo = SOURCES[src]["repo"].replace("/", "+")
-    return subprocess.run(["git", f"--git-dir={MIRROR / repo / 'repo'}", *args],
-                          check=True, capture_output=True).stdout
+    return subprocess.run(
+        ["git", f"--git-dir={MIRROR / repo / 'repo'}", *args], check=True, capture_output=True
+    ).stdout
+
 
 def head(src):
     return git(src, "rev-parse", "HEAD").decode().strip()
 
+
 # (source, request_id, model, path)
-P = "praisonaibench"; E = "visualcodetest"; T = "llmhtmlgallery"
+P = "praisonaibench"
+E = "visualcodetest"
+T = "llmhtmlgallery"
 SEL = []
+
+
 def add(src, rid, items):
     for model, path in items:
         SEL.append((src, rid, model, path))
 
-po = "output/"
-add(P, "solar-system", [
-    ("claude-sonnet-4-5", po+"anthropic/claude-sonnet-4-5-20250929/solar_system_simulation.html"),
-    ("gemini-3-pro", po+"gemini/gemini-3-pro-preview/solar_system_simulation.html"),
-    ("gpt-4o", po+"gpt-4o/solar_system_simulation.html"),
-    ("grok-4-fast-non-reasoning", po+"xai/grok-4-fast-non-reasoning/solar_system_simulation.html"),
-    ("qwen3-max", po+"openrouter/qwen/qwen3-max/solar_system_simulation.html"),
-])
-add(P, "rotating-cube", [
-    ("gemini-2.0-flash-exp", po+"gemini/gemini-2.0-flash-exp/rotating_cube_simulation.html"),
-    ("gpt-4o", po+"gpt-4o/rotating_cube_simulation.html"),
-    ("gpt-4o-mini", po+"openai/gpt-4o-mini/rotating_cube_simulation.html"),
-    ("claude-opus-4-1", po+"anthropic/claude-opus-4-1-20250805/rotating_cube_simulation.html"),
-    ("gemini-3-pro", po+"gemini/gemini-3-pro-preview/rotating_cube_simulation.html"),
-])
-add(P, "particle-system", [
-    ("gemini-2.0-flash-exp", po+"gemini/gemini-2.0-flash-exp/particle_system_simulation.html"),
-    ("gpt-4o-mini", po+"openai/gpt-4o-mini/particle_system_simulation.html"),
-    ("gpt-4o", po+"gpt-4o/particle_system_simulation.html"),
-    ("claude-sonnet-4", po+"anthropic/claude-sonnet-4-20250514/particle_system_simulation.html"),
-    ("grok-4-fast-reasoning", po+"xai/grok-4-fast-reasoning/particle_system.html"),
-])
-add(P, "physics-playground", [
-    ("gemini-2.0-flash-exp", po+"gemini/gemini-2.0-flash-exp/physics_playground.html"),
-    ("gpt-4o-mini", po+"openai/gpt-4o-mini/physics_playground.html"),
-    ("claude-sonnet-4-5", po+"anthropic/claude-sonnet-4-5-20250929/physics_playground.html"),
-    ("gpt-5-1", po+"openai/gpt-5.1/physics_playground.html"),
-])
-add(P, "space-shooter", [
-    ("gemini-2.0-flash-exp", po+"gemini/gemini-2.0-flash-exp/space_shooter_prototype.html"),
-    ("gpt-4o-mini", po+"openai/gpt-4o-mini/space_shooter_prototype.html"),
-    ("claude-opus-4-1", po+"anthropic/claude-opus-4-1-20250805/space_shooter.html"),
-    ("grok-code-fast-1", po+"xai/grok-code-fast-1/space_shooter_prototype.html"),
-])
-add(P, "data-dashboard", [
-    ("gemini-2.0-flash-exp", po+"gemini/gemini-2.0-flash-exp/data_driven_dashboard.html"),
-    ("gpt-4o-mini", po+"openai/gpt-4o-mini/data_dashboard.html"),
-    ("claude-sonnet-4-5", po+"anthropic/claude-sonnet-4-5-20250929/data_driven_dashboard.html"),
-    ("gemini-3-pro", po+"gemini/gemini-3-pro-preview/data_driven_dashboard.html"),
-])
 
-r0415 = "results/2025.04.15/html/"; r0804 = "results/2025.08.04/html/"; r0806 = "results/2025.08.06/html/"
-r0126 = "results/2026.01.26/html/"; r0204 = "results/2026.02.04/html/"
-add(E, "heptagon", [
-    ("gemma-3-4b-it-q4_0", r0804+"gemma-3-4b-it-q4_0_heptagon_20250804_135733.html"),
-    ("gemma-3n-e4b-it", r0804+"gemma-3n-E4B-it-UD-Q4_K_XL_heptagon_20250804_135942.html"),
-    ("mistral-nemo-instruct-2407", r0804+"Mistral-Nemo-Instruct-2407-Q4_K_L_heptagon_20250804_115705.html"),
-    ("qwen3-coder-30b-a3b", r0804+"Qwen3-Coder-30B-A3B-Instruct-UD-Q6_K_XL_heptagon_20250804_132126.html"),
-    ("gpt-oss-120b", r0806+"gpt-oss-120b-BF16_heptagon_20250807_102344.html"),
-    ("glm-4.7-flash", r0126+"GLM-4.7-Flash-UD-Q6_K_XL_heptagon_20260126_110431.html"),
-])
-add(E, "fireworks", [
-    ("gemma-3-4b-it-q4_0", r0804+"gemma-3-4b-it-q4_0_fireworks_20250804_135720.html"),
-    ("mistral-nemo-instruct-2407", r0804+"Mistral-Nemo-Instruct-2407-Q4_K_L_fireworks_20250804_115642.html"),
-    ("gpt-oss-20b", r0806+"gpt-oss-20b-mxfp4_fireworks_20250806_093846.html"),
-    ("qwen3-30b-a3b-instruct-2507", r0804+"Qwen3-30B-A3B-Instruct-2507-UD-Q4_K_XL_fireworks_20250804_125937.html"),
-    ("nextcoder-32b", r0804+"microsoft_NextCoder-32B-Q6_K_L_fireworks_20250804_141511.html"),
-])
-add(E, "aquarium", [
-    ("mistral-nemo-instruct-2407", r0804+"Mistral-Nemo-Instruct-2407-Q4_K_L_aquarium_20250804_115602.html"),
-    ("mistral-small-3.1-24b", r0804+"mistralai_Mistral-Small-3.1-24B-Instruct-2503-Q6_K_L_aquarium_20250804_142046.html"),
-    ("gemma-3-4b-it-q4_0", r0804+"gemma-3-4b-it-q4_0_aquarium_20250804_135643.html"),
-    ("uigen-x-32b", r0804+"UIGEN-X-32B-0727.Q4_K_M_aquarium_20250804_132536.html"),
-    ("qwen3-next-80b-a3b", r0204+"Qwen3-Next-80B-A3B-Instruct-UD-Q3_K_XL_aquarium_20260204_102829.html"),
-])
-add(E, "aiming", [
-    ("gemma-3-1b-it", r0415+"google_gemma-3-1b-it-Q8_0_aiming_20250410_192303.html"),
-    ("yi-coder-9b-chat", r0415+"Yi-Coder-9B-Chat-Q4_K_L_aiming_20250410_190219.html"),
-    ("phi-3.5-mini-instruct", r0415+"Phi-3.5-mini-instruct-Q8_0_aiming_20250410_185530.html"),
-    ("qwen2.5-coder-32b", r0415+"Qwen2.5-Coder-32B-Instruct-Q4_K_L_aiming_20250415_131622.html"),
-    ("gemma-3-27b-it-q4_0", r0415+"gemma-3-27b-it-q4_0_aiming_20250411_122628.html"),
-])
-add(E, "keycontrols", [
-    ("gemma-3-1b-it", r0415+"google_gemma-3-1b-it-Q8_0_keycontrols_20250410_192334.html"),
-    ("codestral-22b", r0415+"Codestral-22B-v0.1-Q6_K_keycontrols_20250411_100333.html"),
-    ("deepseek-coder-v2-lite", r0415+"DeepSeek-Coder-V2-Lite-Instruct-Q4_K_L_keycontrols_20250410_183558.html"),
-    ("phi-4", r0415+"phi-4-Q8_0_keycontrols_20250415_151959.html"),
-    ("synthia-s1-27b", r0415+"Tesslate_Synthia-S1-27b-Q4_K_L_keycontrols_20250411_115519.html"),
-])
+po = "output/"
+add(
+    P,
+    "solar-system",
+    [
+        (
+            "claude-sonnet-4-5",
+            po + "anthropic/claude-sonnet-4-5-20250929/solar_system_simulation.html",
+        ),
+        ("gemini-3-pro", po + "gemini/gemini-3-pro-preview/solar_system_simulation.html"),
+        ("gpt-4o", po + "gpt-4o/solar_system_simulation.html"),
+        (
+            "grok-4-fast-non-reasoning",
+            po + "xai/grok-4-fast-non-reasoning/solar_system_simulation.html",
+        ),
+        ("qwen3-max", po + "openrouter/qwen/qwen3-max/solar_system_simulation.html"),
+    ],
+)
+add(
+    P,
+    "rotating-cube",
+    [
+        ("gemini-2.0-flash-exp", po + "gemini/gemini-2.0-flash-exp/rotating_cube_simulation.html"),
+        ("gpt-4o", po + "gpt-4o/rotating_cube_simulation.html"),
+        ("gpt-4o-mini", po + "openai/gpt-4o-mini/rotating_cube_simulation.html"),
+        (
+            "claude-opus-4-1",
+            po + "anthropic/claude-opus-4-1-20250805/rotating_cube_simulation.html",
+        ),
+        ("gemini-3-pro", po + "gemini/gemini-3-pro-preview/rotating_cube_simulation.html"),
+    ],
+)
+add(
+    P,
+    "particle-system",
+    [
+        (
+            "gemini-2.0-flash-exp",
+            po + "gemini/gemini-2.0-flash-exp/particle_system_simulation.html",
+        ),
+        ("gpt-4o-mini", po + "openai/gpt-4o-mini/particle_system_simulation.html"),
+        ("gpt-4o", po + "gpt-4o/particle_system_simulation.html"),
+        (
+            "claude-sonnet-4",
+            po + "anthropic/claude-sonnet-4-20250514/particle_system_simulation.html",
+        ),
+        ("grok-4-fast-reasoning", po + "xai/grok-4-fast-reasoning/particle_system.html"),
+    ],
+)
+add(
+    P,
+    "physics-playground",
+    [
+        ("gemini-2.0-flash-exp", po + "gemini/gemini-2.0-flash-exp/physics_playground.html"),
+        ("gpt-4o-mini", po + "openai/gpt-4o-mini/physics_playground.html"),
+        ("claude-sonnet-4-5", po + "anthropic/claude-sonnet-4-5-20250929/physics_playground.html"),
+        ("gpt-5-1", po + "openai/gpt-5.1/physics_playground.html"),
+    ],
+)
+add(
+    P,
+    "space-shooter",
+    [
+        ("gemini-2.0-flash-exp", po + "gemini/gemini-2.0-flash-exp/space_shooter_prototype.html"),
+        ("gpt-4o-mini", po + "openai/gpt-4o-mini/space_shooter_prototype.html"),
+        ("claude-opus-4-1", po + "anthropic/claude-opus-4-1-20250805/space_shooter.html"),
+        ("grok-code-fast-1", po + "xai/grok-code-fast-1/space_shooter_prototype.html"),
+    ],
+)
+add(
+    P,
+    "data-dashboard",
+    [
+        ("gemini-2.0-flash-exp", po + "gemini/gemini-2.0-flash-exp/data_driven_dashboard.html"),
+        ("gpt-4o-mini", po + "openai/gpt-4o-mini/data_dashboard.html"),
+        (
+            "claude-sonnet-4-5",
+            po + "anthropic/claude-sonnet-4-5-20250929/data_driven_dashboard.html",
+        ),
+        ("gemini-3-pro", po + "gemini/gemini-3-pro-preview/data_driven_dashboard.html"),
+    ],
+)
+
+r0415 = "results/2025.04.15/html/"
+r0804 = "results/2025.08.04/html/"
+r0806 = "results/2025.08.06/html/"
+r0126 = "results/2026.01.26/html/"
+r0204 = "results/2026.02.04/html/"
+add(
+    E,
+    "heptagon",
+    [
+        ("gemma-3-4b-it-q4_0", r0804 + "gemma-3-4b-it-q4_0_heptagon_20250804_135733.html"),
+        ("gemma-3n-e4b-it", r0804 + "gemma-3n-E4B-it-UD-Q4_K_XL_heptagon_20250804_135942.html"),
+        (
+            "mistral-nemo-instruct-2407",
+            r0804 + "Mistral-Nemo-Instruct-2407-Q4_K_L_heptagon_20250804_115705.html",
+        ),
+        (
+            "qwen3-coder-30b-a3b",
+            r0804 + "Qwen3-Coder-30B-A3B-Instruct-UD-Q6_K_XL_heptagon_20250804_132126.html",
+        ),
+        ("gpt-oss-120b", r0806 + "gpt-oss-120b-BF16_heptagon_20250807_102344.html"),
+        ("glm-4.7-flash", r0126 + "GLM-4.7-Flash-UD-Q6_K_XL_heptagon_20260126_110431.html"),
+    ],
+)
+add(
+    E,
+    "fireworks",
+    [
+        ("gemma-3-4b-it-q4_0", r0804 + "gemma-3-4b-it-q4_0_fireworks_20250804_135720.html"),
+        (
+            "mistral-nemo-instruct-2407",
+            r0804 + "Mistral-Nemo-Instruct-2407-Q4_K_L_fireworks_20250804_115642.html",
+        ),
+        ("gpt-oss-20b", r0806 + "gpt-oss-20b-mxfp4_fireworks_20250806_093846.html"),
+        (
+            "qwen3-30b-a3b-instruct-2507",
+            r0804 + "Qwen3-30B-A3B-Instruct-2507-UD-Q4_K_XL_fireworks_20250804_125937.html",
+        ),
+        ("nextcoder-32b", r0804 + "microsoft_NextCoder-32B-Q6_K_L_fireworks_20250804_141511.html"),
+    ],
+)
+add(
+    E,
+    "aquarium",
+    [
+        (
+            "mistral-nemo-instruct-2407",
+            r0804 + "Mistral-Nemo-Instruct-2407-Q4_K_L_aquarium_20250804_115602.html",
+        ),
+        (
+            "mistral-small-3.1-24b",
+            r0804
+            + "mistralai_Mistral-Small-3.1-24B-Instruct-2503-Q6_K_L_aquarium_20250804_142046.html",
+        ),
+        ("gemma-3-4b-it-q4_0", r0804 + "gemma-3-4b-it-q4_0_aquarium_20250804_135643.html"),
+        ("uigen-x-32b", r0804 + "UIGEN-X-32B-0727.Q4_K_M_aquarium_20250804_132536.html"),
+        (
+            "qwen3-next-80b-a3b",
+            r0204 + "Qwen3-Next-80B-A3B-Instruct-UD-Q3_K_XL_aquarium_20260204_102829.html",
+        ),
+    ],
+)
+add(
+    E,
+    "aiming",
+    [
+        ("gemma-3-1b-it", r0415 + "google_gemma-3-1b-it-Q8_0_aiming_20250410_192303.html"),
+        ("yi-coder-9b-chat", r0415 + "Yi-Coder-9B-Chat-Q4_K_L_aiming_20250410_190219.html"),
+        ("phi-3.5-mini-instruct", r0415 + "Phi-3.5-mini-instruct-Q8_0_aiming_20250410_185530.html"),
+        (
+            "qwen2.5-coder-32b",
+            r0415 + "Qwen2.5-Coder-32B-Instruct-Q4_K_L_aiming_20250415_131622.html",
+        ),
+        ("gemma-3-27b-it-q4_0", r0415 + "gemma-3-27b-it-q4_0_aiming_20250411_122628.html"),
+    ],
+)
+add(
+    E,
+    "keycontrols",
+    [
+        ("gemma-3-1b-it", r0415 + "google_gemma-3-1b-it-Q8_0_keycontrols_20250410_192334.html"),
+        ("codestral-22b", r0415 + "Codestral-22B-v0.1-Q6_K_keycontrols_20250411_100333.html"),
+        (
+            "deepseek-coder-v2-lite",
+            r0415 + "DeepSeek-Coder-V2-Lite-Instruct-Q4_K_L_keycontrols_20250410_183558.html",
+        ),
+        ("phi-4", r0415 + "phi-4-Q8_0_keycontrols_20250415_151959.html"),
+        (
+            "synthia-s1-27b",
+            r0415 + "Tesslate_Synthia-S1-27b-Q4_K_L_keycontrols_20250411_115519.html",
+        ),
+    ],
+)
 op = "one-page/"
-add(T, "dyson-sphere", [
-    ("claude-3.7", op+"claude-3.7/dyson-sphere.html"),
-    ("deepseek-r1-0528-qwen8b", op+"deepseek-r1-0528-qwen8b/dyson-sphere.html"),
-    ("glm-4-32b", op+"glm-4-32b/dyson-sphere.html"),
-    ("o4-mini-high", op+"gpt-04-mini-high/dyson-sphere.html"),
-    ("llama3.1-nemotron-ultra-235b", op+"llama3.1-nemotron-ultra-235b/dyson-sphere.html"),
-])
-add(T, "gravity-sim", [
-    ("deepseek-r1-0528-qwen8b", op+"deepseek-r1-0528-qwen8b/gravity-sim.html"),
-    ("deepseek-r1", op+"deepseek-r1/gravity-sim.html"),
-    ("gemini-2.5-pro", op+"gemini-pro-2.5/gravity-sim.html"),
-    ("glm-4-32b", op+"glm-4-32b/gravity-sim.html"),
-    ("gpt-4.1", op+"gpt-4.1/gravity-sim.html"),
-])
-add(T, "voxel-fire", [
-    ("claude-3.7", op+"claude-3.7/voxel-fire-simulation.html"),
-    ("deepseek-v3", op+"deepseek-v3/voxel-fire-simulation.html"),
-    ("gemini-2.5-pro", op+"gemini-pro-2.5/voxel-fire-simulation.html"),
-    ("o3-high", op+"gpt-o3-high/voxel-fire-simulation.html"),
-    ("qwen3-coder-30b-a3b", op+"qwen-coder-30b-a3b/voxel-fire.html"),
-])
+add(
+    T,
+    "dyson-sphere",
+    [
+        ("claude-3.7", op + "claude-3.7/dyson-sphere.html"),
+        ("deepseek-r1-0528-qwen8b", op + "deepseek-r1-0528-qwen8b/dyson-sphere.html"),
+        ("glm-4-32b", op + "glm-4-32b/dyson-sphere.html"),
+        ("o4-mini-high", op + "gpt-04-mini-high/dyson-sphere.html"),
+        ("llama3.1-nemotron-ultra-235b", op + "llama3.1-nemotron-ultra-235b/dyson-sphere.html"),
+    ],
+)
+add(
+    T,
+    "gravity-sim",
+    [
+        ("deepseek-r1-0528-qwen8b", op + "deepseek-r1-0528-qwen8b/gravity-sim.html"),
+        ("deepseek-r1", op + "deepseek-r1/gravity-sim.html"),
+        ("gemini-2.5-pro", op + "gemini-pro-2.5/gravity-sim.html"),
+        ("glm-4-32b", op + "glm-4-32b/gravity-sim.html"),
+        ("gpt-4.1", op + "gpt-4.1/gravity-sim.html"),
+    ],
+)
+add(
+    T,
+    "voxel-fire",
+    [
+        ("claude-3.7", op + "claude-3.7/voxel-fire-simulation.html"),
+        ("deepseek-v3", op + "deepseek-v3/voxel-fire-simulation.html"),
+        ("gemini-2.5-pro", op + "gemini-pro-2.5/voxel-fire-simulation.html"),
+        ("o3-high", op + "gpt-o3-high/voxel-fire-simulation.html"),
+        ("qwen3-coder-30b-a3b", op + "qwen-coder-30b-a3b/voxel-fire.html"),
+    ],
+)
+
 
 def safe(s):
     return re.sub(r"[^a-z0-9_.-]+", "-", s.lower()).strip("-")
+
 
 def main():
     out = []
@@ -149,13 +280,25 @@ def main():
         assert re.fullmatch(r"[a-z0-9_.-]+", fname), fname
         (pages / fname).write_bytes(data)
         repo = SOURCES[src]["repo"]
-        out.append({"id": fname[:-5], "file": f"pages/{fname}", "src": src, "request_id": f"{src}__{rid}",
-                    "model": model, "repo": repo, "path": path, "commit": heads[src],
-                    "url": f"https://github.com/{repo}/blob/{heads[src]}/{path}",
-                    "licence": SOURCES[src]["licence"], "licence_note": SOURCES[src]["licence_note"],
-                    "bytes": len(data)})
+        out.append(
+            {
+                "id": fname[:-5],
+                "file": f"pages/{fname}",
+                "src": src,
+                "request_id": f"{src}__{rid}",
+                "model": model,
+                "repo": repo,
+                "path": path,
+                "commit": heads[src],
+                "url": f"https://github.com/{repo}/blob/{heads[src]}/{path}",
+                "licence": SOURCES[src]["licence"],
+                "licence_note": SOURCES[src]["licence_note"],
+                "bytes": len(data),
+            }
+        )
     (ROOT / "tools" / "selection.json").write_text(json.dumps(out, indent=1))
     print(len(out), "pages;", max(o["bytes"] for o in out), "max bytes")
+
 
 if __name__ == "__main__":
     main()

@@ -16,6 +16,7 @@ Usage:
 Needs: playwright, Pillow, Debian ``chromium`` on PATH, and npm for the CDN cache (tarballs are
 fetched with ``npm pack`` on first use).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,10 +34,22 @@ from PIL import Image, ImageChops, ImageDraw
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
-ARGS = ["--no-sandbox", "--disable-gpu", "--enable-unsafe-swiftshader", "--use-angle=swiftshader",
-        "--disable-background-networking"]
-TYPES = {".js": "application/javascript", ".mjs": "application/javascript", ".css": "text/css",
-         ".json": "application/json", ".woff2": "font/woff2", ".woff": "font/woff", ".ttf": "font/ttf"}
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--enable-unsafe-swiftshader",
+    "--use-angle=swiftshader",
+    "--disable-background-networking",
+]
+TYPES = {
+    ".js": "application/javascript",
+    ".mjs": "application/javascript",
+    ".css": "text/css",
+    ".json": "application/json",
+    ".woff2": "font/woff2",
+    ".woff": "font/woff",
+    ".ttf": "font/ttf",
+}
 
 
 # ---------------------------------------------------------------- CDN URL -> npm package file
@@ -55,7 +68,7 @@ def cdn_to_npm(url: str):
         m = re.match(r"/ajax/libs/three\.js/r(\d+)/(.*)$", path)
         if m:
             rest = m.group(2)
-            if "/" not in rest:          # cdnjs only hosts the build files at the top level
+            if "/" not in rest:  # cdnjs only hosts the build files at the top level
                 rest = "build/" + rest
             return "three", f"0.{m.group(1)}.0", rest
         m = re.match(r"/ajax/libs/dat-gui/([^/]+)/(.*)$", path)
@@ -91,8 +104,12 @@ class NpmCache:
         tgz_name = pkg.lstrip("@").replace("/", "-") + f"-{ver}.tgz"
         tgz = self.root / "tgz" / tgz_name
         if not tgz.exists() and shutil.which("npm"):
-            subprocess.run(["npm", "pack", key, "--silent"], cwd=self.root / "tgz",
-                           capture_output=True, timeout=300)
+            subprocess.run(
+                ["npm", "pack", key, "--silent"],
+                cwd=self.root / "tgz",
+                capture_output=True,
+                timeout=300,
+            )
         if not tgz.exists():
             self.missing.add(key)
             return None
@@ -157,8 +174,11 @@ def drive(pw_browser, cache: NpmCache, page_file: Path, out: Path) -> dict:
             return r.abort()
         log["served"].append(url[:160])
         ctype = TYPES.get(f.suffix) or mimetypes.guess_type(f.name)[0] or "application/octet-stream"
-        return r.fulfill(status=200, body=f.read_bytes(), headers={
-            "content-type": ctype, "access-control-allow-origin": "*"})
+        return r.fulfill(
+            status=200,
+            body=f.read_bytes(),
+            headers={"content-type": ctype, "access-control-allow-origin": "*"},
+        )
 
     page.route("**/*", route)
     shots = []
@@ -185,7 +205,9 @@ def drive(pw_browser, cache: NpmCache, page_file: Path, out: Path) -> dict:
     # clicks: visible buttons and nudged form controls
     clicked = []
     try:
-        btns = page.locator("button:visible, input[type=button]:visible, input[type=submit]:visible, [role=button]:visible")
+        btns = page.locator(
+            "button:visible, input[type=button]:visible, input[type=submit]:visible, [role=button]:visible"
+        )
         for i in range(min(btns.count(), 6)):
             b = btns.nth(i)
             try:
@@ -197,8 +219,10 @@ def drive(pw_browser, cache: NpmCache, page_file: Path, out: Path) -> dict:
         rng = page.locator("input[type=range]:visible")
         for i in range(min(rng.count(), 4)):
             try:
-                rng.nth(i).evaluate("e => {e.value = e.max || 100; e.dispatchEvent(new Event('input', {bubbles:true})); e.dispatchEvent(new Event('change', {bubbles:true}));}")
-                clicked.append("range#%d" % i)
+                rng.nth(i).evaluate(
+                    "e => {e.value = e.max || 100; e.dispatchEvent(new Event('input', {bubbles:true})); e.dispatchEvent(new Event('change', {bubbles:true}));}"
+                )
+                clicked.append(f"range#{i}")
             except Exception:
                 pass
         sel = page.locator("select:visible")
@@ -207,14 +231,14 @@ def drive(pw_browser, cache: NpmCache, page_file: Path, out: Path) -> dict:
                 n = sel.nth(i).evaluate("e => e.options.length")
                 if n > 1:
                     sel.nth(i).select_option(index=n - 1, timeout=1000)
-                    clicked.append("select#%d" % i)
+                    clicked.append(f"select#{i}")
             except Exception:
                 pass
         chk = page.locator("input[type=checkbox]:visible")
         for i in range(min(chk.count(), 3)):
             try:
                 chk.nth(i).click(timeout=1000)
-                clicked.append("checkbox#%d" % i)
+                clicked.append(f"checkbox#{i}")
             except Exception:
                 pass
     except Exception as e:
@@ -226,10 +250,16 @@ def drive(pw_browser, cache: NpmCache, page_file: Path, out: Path) -> dict:
     # keys: hold right, jump, WASD, space (games, fly-throughs)
     try:
         page.mouse.click(640, 400)
-        page.keyboard.down("ArrowRight"); page.wait_for_timeout(700); page.keyboard.up("ArrowRight")
+        page.keyboard.down("ArrowRight")
+        page.wait_for_timeout(700)
+        page.keyboard.up("ArrowRight")
         for k in ["ArrowUp", "Space", "KeyW", "KeyW", "KeyD", "ArrowLeft", "Space"]:
-            page.keyboard.down(k); page.wait_for_timeout(120); page.keyboard.up(k)
-        page.keyboard.down("KeyW"); page.wait_for_timeout(500); page.keyboard.up("KeyW")
+            page.keyboard.down(k)
+            page.wait_for_timeout(120)
+            page.keyboard.up(k)
+        page.keyboard.down("KeyW")
+        page.wait_for_timeout(500)
+        page.keyboard.up("KeyW")
     except Exception as e:
         log["key_error"] = str(e)[:200]
     page.wait_for_timeout(300)
@@ -246,7 +276,11 @@ def drive(pw_browser, cache: NpmCache, page_file: Path, out: Path) -> dict:
             page.mouse.move(x0 + dx, y0 + dy)
             page.mouse.click(x0 + dx, y0 + dy)
             page.wait_for_timeout(200)
-        page.mouse.move(x0, y0); page.mouse.down(); page.mouse.move(x0 + 90, y0 + 30); page.mouse.move(x0 + 180, y0 + 60); page.mouse.up()
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        page.mouse.move(x0 + 90, y0 + 30)
+        page.mouse.move(x0 + 180, y0 + 60)
+        page.mouse.up()
         page.mouse.wheel(0, -300)
     except Exception as e:
         log["mouse_error"] = str(e)[:200]
@@ -254,10 +288,18 @@ def drive(pw_browser, cache: NpmCache, page_file: Path, out: Path) -> dict:
     shot("4_mouse")
 
     log["seconds"] = round(time.time() - t0, 1)
-    log["dom_text_len"] = page.evaluate("() => (document.body && document.body.innerText || '').trim().length") if not page.is_closed() else 0
+    log["dom_text_len"] = (
+        page.evaluate("() => (document.body && document.body.innerText || '').trim().length")
+        if not page.is_closed()
+        else 0
+    )
     log["n_canvas"] = page.evaluate("() => document.querySelectorAll('canvas').length")
-    log["diff"] = {"load->2s": diff_frac(shots[0], shots[1]), "2s->clicks": diff_frac(shots[1], shots[2]),
-                   "clicks->keys": diff_frac(shots[2], shots[3]), "keys->mouse": diff_frac(shots[3], shots[4])}
+    log["diff"] = {
+        "load->2s": diff_frac(shots[0], shots[1]),
+        "2s->clicks": diff_frac(shots[1], shots[2]),
+        "clicks->keys": diff_frac(shots[2], shots[3]),
+        "keys->mouse": diff_frac(shots[3], shots[4]),
+    }
     ctx.close()
     sheet(shots, out / "sheet.png", f"{page_file.name}  diff={log['diff']}")
     (out / "log.json").write_text(json.dumps(log, indent=1))
@@ -279,15 +321,22 @@ def main():
         for f in files:
             try:
                 log = drive(br, cache, f, Path(a.out) / f.stem)
-                print(f.stem, log["seconds"], log["diff"], "blocked=%d errs=%d" % (
-                    len(log["blocked"]), len(log["page_errors"]) + len(log["console_errors"])), flush=True)
+                print(
+                    f.stem,
+                    log["seconds"],
+                    log["diff"],
+                    f"blocked={len(log['blocked'])} errs={len(log['page_errors']) + len(log['console_errors'])}",
+                    flush=True,
+                )
             except Exception as e:
                 print(f.stem, "FAILED", e, flush=True)
                 try:
                     br.close()
                 except Exception:
                     pass
-                br = pw.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS, headless=True)
+                br = pw.chromium.launch(
+                    executable_path=shutil.which("chromium"), args=ARGS, headless=True
+                )
         br.close()
 
 

@@ -1,0 +1,230 @@
+"""The pieces of benchmarks/grpo_learning.py that decide its verdict, without training anything:
+the profile merge, the shuffled-reward control, the time budget and the bootstrap statistics."""
+
+import asyncio
+import importlib.util
+
+import pytest
+import yaml
+from transformers import TrainerControl, TrainerState
+
+from benchmarks.grpo_learning import apart, bootstrap_ci, first_last, per_step, rolling
+from cogevol.config import merge_profile
+from cogevol.scoring.types import Score
+from cogevol.train.callbacks import TimeBudgetCallback
+from cogevol.train.rewards import HTML_SPEC, ModalityReward, permuted
+from tests.conftest import REPO
+
+PARAMS = yaml.safe_load((REPO / "params.yaml").read_text())
+
+
+def apply_module():
+    spec = importlib.util.spec_from_file_location("apply_profile", REPO / "infra" / "profiles" / "apply.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def leaves(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict) and v:
+            out.update(leaves(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+# ---------------------------------------------------------------- merge_profile
+
+
+def test_merge_profile_merges_dicts_replaces_the_rest_and_copies():
+    params = {"model": {"base": "tiny", "tiny": {"hidden_size": 128}}, "evaluate": {"suites": ["a", "b"]}, "x": None}
+    overlay = {"model": {"base": "smollm2-135m"}, "evaluate": {"suites": ["c"]}, "x": {"k": 1}}
+    merged = merge_profile(params, overlay)
+    assert merged == {"model": {"base": "smollm2-135m", "tiny": {"hidden_size": 128}}, "evaluate": {"suites": ["c"]},
+                      "x": {"k": 1}}
+    assert params["model"]["base"] == "tiny" and params["evaluate"]["suites"] == ["a", "b"]  # inputs untouched
+    merged["model"]["tiny"]["hidden_size"] = 1
+    assert params["model"]["tiny"]["hidden_size"] == 128  # no shared subtrees
+    assert merge_profile(params, None) == params
+
+
+def test_merge_profile_refuses_keys_params_does_not_have():
+    with pytest.raises(KeyError, match=r"grpo\.learning_rat: not in params.yaml"):
+        merge_profile(PARAMS, {"grpo": {"learning_rat": 1e-5}})
+    with pytest.raises(KeyError, match="nope"):
+        merge_profile(PARAMS, {"nope": 1})
+
+
+@pytest.mark.parametrize("profile", ["cpu-small", "gpu"])
+def test_profiles_merge_exactly_as_apply_py_overrides_them(profile):
+    overlay = yaml.safe_load((REPO / "infra" / "profiles" / f"{profile}.yaml").read_text())
+    merged = merge_profile(PARAMS, overlay)
+    ovs = apply_module().overrides(overlay, PARAMS)  # apply.py keeps working, on the same keys
+    assert sorted(o.split("=", 1)[0] for o in ovs) == sorted(leaves(overlay))
+    for key, value in leaves(overlay).items():
+        node = merged
+        for part in key.split("."):
+            node = node[part]
+        assert node == value
+    changed = {k for k, v in leaves(merged).items() if leaves(PARAMS).get(k, object()) != v}
+    assert changed <= {k for k in leaves(merged) if any(k == o or k.startswith(o + ".") for o in leaves(overlay))}
+
+
+def test_cpu_small_profile_builds_valid_training_configs():
+    from cogevol.train.config import GRPOSettings, ModelConfig, SFTSettings, TrainConfig, from_dict
+
+    p = merge_profile(PARAMS, yaml.safe_load((REPO / "infra" / "profiles" / "cpu-small.yaml").read_text()))
+    assert from_dict(ModelConfig, p["model"]).base == "smollm2-135m"
+    g = from_dict(GRPOSettings, p["grpo"])
+    assert (g.num_generations, g.requests_per_step, g.beta) == (4, 2, 0.001) and g.max_completion_length >= 512
+    assert from_dict(SFTSettings, p["sft"]).max_steps == -1 and from_dict(TrainConfig, p["train"]).seed == PARAMS["train"]["seed"]
+
+
+# ---------------------------------------------------------------- the shuffled-reward control
+
+
+REWARDS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, None]  # None: a harness failure (no verdict)
+
+
+class Fixed:
+    """Scorers whose k-th item of a call gets REWARDS[k] (0.0: a hard fail)."""
+
+    async def score(self, items):
+        out = []
+        for k, _ in enumerate(items):
+            r = REWARDS[k]
+            if r is None:
+                out.append(Score.no_verdict("html", "worker died"))
+            else:
+                out.append(Score("html", r, "fail" if r == 0.0 else "pass", "", hard_fail=r == 0.0, rendered_ok=True,
+                                 details={"reward": r, "hard_fail": r == 0.0, "rendered_ok": True}))
+        return out
+
+
+def call(fn, n: int = 8, step: int | None = None, modality=None):
+    logged = {}
+    state = None
+    if step is not None:
+        state = TrainerState()
+        state.global_step = step
+    kw = {"modality": modality or ["html"] * n, "prompt_id": [f"p{k // 4}" for k in range(n)],
+          "log_metric": logged.__setitem__, "trainer_state": state}
+    out = asyncio.run(fn(prompts=[f"q{k}" for k in range(n)], completions=[f"c{k}" for k in range(n)], **kw))
+    return out, logged
+
+
+def test_without_a_seed_the_rewards_are_the_completions_own():
+    out, _ = call(ModalityReward("html", Fixed(), HTML_SPEC))
+    assert out == REWARDS
+
+
+def test_shuffled_rewards_keep_the_multiset_and_the_logs_stay_true():
+    record: list = []
+    fn = ModalityReward("html", Fixed(), HTML_SPEC, shuffle_seed=3, record=record)
+    out, logged = call(fn, step=4)
+    assert out != REWARDS  # the link to the completions is broken...
+    assert sorted(out, key=lambda r: (r is None, r)) == REWARDS  # ...the numbers are the same (None included)
+    true = [r for r in REWARDS if r is not None]
+    assert logged["html/reward"] == pytest.approx(sum(true) / len(true))  # metrics: the true rewards
+    assert logged["html/hard_fail_rate"] == pytest.approx(2 / 8)  # the 0.0 page, and no verdict counts as failed
+    assert [r["reward"] for r in record] == REWARDS  # records: each completion's own reward, in order
+    assert [r["hard_fail"] for r in record] == [True] + [False] * 7 and record[-1]["gate"] == "none"
+    assert {r["step"] for r in record} == {5} and {r["call"] for r in record} == {0}  # the step these rollouts train
+    assert [r["prompt_id"] for r in record[:5]] == ["p0", "p0", "p0", "p0", "p1"]
+
+
+def test_the_permutation_is_seeded_and_new_each_call():
+    a, b = ModalityReward("html", Fixed(), HTML_SPEC, shuffle_seed=7), ModalityReward("html", Fixed(), HTML_SPEC, shuffle_seed=7)
+    first_a, first_b = call(a)[0], call(b)[0]
+    assert first_a == first_b  # same seed, same permutation
+    assert any(call(a)[0] != first_a for _ in range(5))  # later calls draw new ones
+    assert permuted([1, 2, 3], __import__("random").Random(0)) in ([1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1])
+
+
+def test_a_joint_call_shuffles_only_this_modalitys_completions():
+    record: list = []
+    fn = ModalityReward("html", Fixed(), HTML_SPEC, shuffle_seed=1, record=record)
+    out, _ = call(fn, n=6, modality=["html", "slide", "html", "slide", "html", "html"])
+    assert [out[k] for k in (1, 3)] == [None, None]
+    assert sorted(out[k] for k in (0, 2, 4, 5)) == [0.0, 0.1, 0.2, 0.3]
+    assert len(record) == 4 and [r["step"] for r in record] == [1] * 4  # no trainer state: the call number
+
+
+# ---------------------------------------------------------------- time budget
+
+
+class Clock:
+    def __init__(self):
+        self.t = 100.0
+
+    def __call__(self):
+        return self.t
+
+
+def test_time_budget_stops_after_the_step_that_crosses_it():
+    clock, state, control = Clock(), TrainerState(), TrainerControl()
+    cb = TimeBudgetCallback(minutes=1.0, clock=clock)
+    cb.on_step_end(None, state, control)  # before training began: nothing to measure
+    assert not control.should_training_stop
+    cb.on_train_begin(None, state, control)
+    for step, t in ((1, 130.0), (2, 159.9)):
+        clock.t, state.global_step = t, step
+        cb.on_step_end(None, state, control)
+        assert not control.should_training_stop and cb.stopped_at is None
+    clock.t, state.global_step = 170.0, 3
+    cb.on_step_end(None, state, control)
+    assert control.should_training_stop and cb.stopped_at == 3 and cb.elapsed_s == pytest.approx(70.0)
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def test_bootstrap_ci_is_seeded_and_brackets_the_mean():
+    vals = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0] * 5
+    lo, hi = bootstrap_ci(vals, resamples=2000, seed=0)
+    assert lo < 0.5 < hi and hi - lo < 0.4
+    assert bootstrap_ci(vals, seed=0) == (lo, hi) and bootstrap_ci(vals, seed=1) != (lo, hi)
+    assert bootstrap_ci([0.3] * 4) == (pytest.approx(0.3), pytest.approx(0.3))
+    assert bootstrap_ci([]) is None
+    narrow = bootstrap_ci(vals * 10)
+    assert narrow[1] - narrow[0] < hi - lo  # more completions, tighter interval
+
+
+def test_ci_overlap():
+    assert apart((0.1, 0.2), (0.3, 0.4)) and apart((0.3, 0.4), (0.1, 0.2))
+    assert not apart((0.1, 0.3), (0.2, 0.4)) and not apart(None, (0.1, 0.2))
+
+
+def records(rewards_per_step: list[list[float]]) -> list[dict]:
+    return [{"step": s + 1, "reward": r, "hard_fail": r == 0.0, "gate": "fail" if r == 0.0 else "pass", "prompt_id": "p"}
+            for s, rs in enumerate(rewards_per_step) for r in rs]
+
+
+def test_first_and_last_windows_detect_a_rise_and_not_noise():
+    rising = records([[0.0] * 6 + [0.5, 0.6]] * 4 + [[0.0, 0.4, 0.5, 0.5]] * 4 + [[0.7, 0.8, 0.8, 0.9] * 2] * 4)
+    fl = first_last(rising)
+    assert fl["k"] == 3 and fl["first"]["steps"] == [1, 3] and fl["last"]["steps"] == [10, 12]
+    assert fl["reward_rose"] and fl["gate_pass_rose"] and fl["gate_pass_change"] == pytest.approx(0.75)
+    flat = records([[0.0, 0.2, 0.4, 0.6]] * 8)
+    fl = first_last(flat)
+    assert fl["k"] == 2 and not fl["reward_cis_apart"] and fl["reward_change"] == pytest.approx(0.0)
+    few = first_last(records([[0.1], [0.2]]))
+    assert few["k"] == 2 and few["first"]["steps"] == few["last"]["steps"] == [1, 2]
+
+
+def test_per_step_leaves_out_completions_without_a_verdict():
+    rs = records([[0.0, 0.5]]) + [{"step": 1, "reward": None, "hard_fail": False, "gate": "none", "prompt_id": "p"}]
+    (row,) = per_step(rs)
+    assert row == {"step": 1, "completions": 3, "no_verdict": 1, "reward": 0.25, "gate_pass": 0.5}
+    assert rolling([1.0, None, 3.0, 5.0], 2) == [1.0, 1.0, 3.0, 4.0]
+
+
+def test_steps_with_spread_counts_the_steps_where_some_group_differs():
+    from cogevol.train.grpo import _metrics
+
+    history = [{"reward": 0.0, "frac_reward_zero_std": 1.0}, {"reward": 0.2, "frac_reward_zero_std": 0.5},
+               {"reward": 0.4, "frac_reward_zero_std": 0.0}, {"loss": 1.0}]  # a row without a step's rewards
+    assert _metrics(history, ["html"])["steps_with_spread"] == round(2 / 3, 4)
+    assert _metrics([{"reward": 0.0}], ["html"])["steps_with_spread"] is None
