@@ -57,7 +57,7 @@ def test_the_data_files_rebuild_the_committed_cache_byte_for_byte(tmp_path):
     run = subprocess.run([sys.executable, "scripts/build_replay_cache.py", "--prompts", str(path), "--out", str(out)],
                          cwd=REPO, capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert json.loads(run.stdout)["records"] == 150
+    assert json.loads(run.stdout)["records"] == 192
     assert out.read_bytes() == CACHE.read_bytes()
 
 
