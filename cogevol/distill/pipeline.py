@@ -42,7 +42,7 @@ class DistillConfig:
     keep_per_prompt: int = 1  # admitted candidates kept per prompt, best first
     html_min_reward: float = 0.75  # probe reward (0..1) an HTML candidate needs; hard-failed never pass
     slide_min_score: float = 4.0  # slide score (0-5: rules, + judge when configured) a deck needs
-    max_answer_chars: int | None = 2000  # longer artifacts are not admitted: the student could not write them
+    max_answer_chars: int | None = 2000  # longer artifacts are rejected unexecuted: the student could not write them
     seed: int = 0  # prompt sampling
 
     @classmethod

@@ -5,10 +5,10 @@ do not fit its completion budget, so SFT on them teaches pages that never reach 
 compact teacher (`replay-c`) answers every prompt with one of a few ~1 kB skeletons, tailored to
 the prompt (language, app, colour, topic), in which every control changes something visible:
 
-  game   a block to steer (arrow keys, buttons) under falling blocks, a score, pause
-  sim    a pendulum whose speed a slider sets, pause and reset
-  scene  a rotating 3D point cloud (projected on a 2D canvas), speed slider, pause
-  chart  bars of the app's data, `next` reshuffles them, reset
+  game   a block to steer (arrow keys, buttons, a tap) under falling blocks, a score, pause
+  sim    a pendulum: a speed slider (value shown), pause, reset, a tap nudges it
+  scene  a rotating 3D point cloud (projected on a 2D canvas): speed slider, pause, a tap turns it
+  chart  bars of the app's data: `next` (or a tap) reshuffles them, reset
   quiz   the topic's first question, answer buttons with feedback, a score
   spell  a definition, a word to type, check
   tool   a number times the unit's factor; timer: a countdown; calc: two numbers, four operators
@@ -74,11 +74,14 @@ def compact_page(spec: Spec) -> str:
     accent, tint, deep = spec.palette
     T = ui(spec.lang, spec.app)
     values = {**T, **_fields(spec, kind), "accent": accent, "deep": deep}
-    used = lambda text: {k: v for k, v in values.items() if f"@@{k}@@" in text}  # noqa: E731
     body, code = template(f"compact/{kind}.html"), template(f"compact/{kind}.js")
-    page = template("compact/page.html")
-    return fill(page, lang=spec.lang, title=title, accent=accent, tint=tint, deep=deep,
-                body=fill(body, **used(body)).strip(), code=fill(code, **used(code)).strip())
+    return fill(template("compact/page.html"), lang=spec.lang, title=title, accent=accent, tint=tint, deep=deep,
+                body=_fill_used(body, values).strip(), code=_fill_used(code, values).strip())
+
+
+def _fill_used(text: str, values: dict) -> str:
+    """`fill` with the values whose placeholder `text` has (`fill` refuses none, only leftovers)."""
+    return fill(text, **{k: v for k, v in values.items() if f"@@{k}@@" in text})
 
 
 def compact_deck(lesson: str) -> str:
