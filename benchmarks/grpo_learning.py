@@ -199,13 +199,14 @@ def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, wo
 
 def evaluate_systems(systems: dict[str, str], suite: str, limit: int | None, params: dict) -> dict:
     """Greedy answers of each checkpoint on the suite, scored like the evaluate stage."""
+    from cogevol.config import from_dict
     from cogevol.evaluate.generate import generate_local, messages
     from cogevol.evaluate.run import run_scoring
     from cogevol.evaluate.stage import EvalConfig
     from cogevol.evaluate.suites import load_suite
     from cogevol.scoring import Scorers
 
-    ev = EvalConfig(**{k: v for k, v in (params.get("evaluate") or {}).items() if k in EvalConfig.__dataclass_fields__})
+    ev = from_dict(EvalConfig, params.get("evaluate"))
     items = load_suite(suite, limit)
     prompts = [messages(i.kind, i.prompt) for i in items]
     per_system = {}
