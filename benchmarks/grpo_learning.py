@@ -53,11 +53,12 @@ def profile_path(profile: str) -> Path:
     return Path(profile) if profile.endswith((".yaml", ".yml")) else PROFILES / f"{profile}.yaml"
 
 
-def benchmark_params(params_path: str | Path, profile: str | None) -> dict:
+def benchmark_params(params_path: str | Path, profiles: str | list[str] | None) -> dict:
+    """params.yaml with each overlay merged in turn (a later one wins: a profile, then a tweak)."""
     params = load_params(params_path)
-    if not profile:
-        return params
-    return merge_profile(params, yaml.safe_load(profile_path(profile).read_text(encoding="utf-8")) or {})
+    for profile in [profiles] if isinstance(profiles, str) else profiles or []:
+        params = merge_profile(params, yaml.safe_load(profile_path(profile).read_text(encoding="utf-8")) or {})
+    return params
 
 
 # ---------------------------------------------------------------- statistics (pure: tested)
@@ -153,8 +154,11 @@ def run_sft(a: argparse.Namespace, params: dict, work: Path) -> tuple[Path, dict
     return out, res.metrics
 
 
-def html_dataset(prompts_path: str | Path, sft_model: Path, params: dict):
-    """Every curated HTML prompt (seeded order), so a long budget never runs out of prompts."""
+def html_dataset(prompts_path: str | Path, sft_model: Path, params: dict, pool: int | None = None):
+    """`pool` seeded picks of the curated HTML prompts, or all of them (None). A small pool is
+    revisited every few steps, so the first and the last steps ask the same requests and their
+    rewards compare like with like; with all of them a step's reward mostly says which prompts
+    it drew (each is seen about once)."""
     from transformers import AutoTokenizer
 
     from cogevol.train.config import GRPOSettings, TrainConfig, from_dict
@@ -164,7 +168,7 @@ def html_dataset(prompts_path: str | Path, sft_model: Path, params: dict):
     n_html = sum(r.get("category") == "html" for r in records)
     g, train = from_dict(GRPOSettings, params.get("grpo")), from_dict(TrainConfig, params.get("train"))
     tok = AutoTokenizer.from_pretrained(str(sft_model))
-    return grpo_prompts(records, ["html"], n_html, train.seed, tok, g.max_prompt_length)
+    return grpo_prompts(records, ["html"], pool or n_html, train.seed, tok, g.max_prompt_length)
 
 
 def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, work: Path,
@@ -372,13 +376,15 @@ PARAMS_SHOWN = {"model": ("base", "dtype"), "train": ("deepspeed", "seed", "torc
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--profile", default="cpu-small", help="infra/profiles/NAME.yaml, or a path to an overlay YAML")
+    ap.add_argument("--profile", action="append", help="infra/profiles/NAME.yaml or a path to an overlay YAML; "
+                    "repeat to stack overlays in order (default: cpu-small)")
     ap.add_argument("--params", default=str(ROOT / "params.yaml"))
     ap.add_argument("--minutes", type=float, default=45.0, help="GRPO training budget (wall clock)")
     ap.add_argument("--control-minutes", type=float, default=None, help="the control's budget (default: --minutes)")
     ap.add_argument("--skip-control", action="store_true")
     ap.add_argument("--max-steps", type=int, default=10_000, help="step backstop; the time budget ends the run")
     ap.add_argument("--shuffle-seed", type=int, default=0, help="seed of the control's reward permutations")
+    ap.add_argument("--pool", type=int, default=None, help="train on this many seeded HTML prompts, revisited (default: all)")
     ap.add_argument("--sft", default=str(ROOT / "data" / "sft" / "train"), help="the distilled SFT dataset")
     ap.add_argument("--sft-model", default=None, help="reuse this SFT checkpoint instead of training one")
     ap.add_argument("--prompts", default=str(ROOT / "data" / "curated" / "prompts" / "prompts.jsonl"))
@@ -396,6 +402,7 @@ def main() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     import torch
 
+    a.profile = a.profile or ["cpu-small"]
     params = benchmark_params(a.params, a.profile)
     work = Path(a.work) if a.work else Path(tempfile.mkdtemp(prefix="grpo_learning-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -403,7 +410,7 @@ def main() -> None:
     t_start = time.perf_counter()
     phases = ["sft", *ARMS[: 1 if a.skip_control else 2], *([] if a.skip_eval else ["evaluate"])]
     phase = iter(range(1, len(phases) + 1))
-    res: dict = {"machine": machine(), "torch_threads": threads, "profile": str(profile_path(a.profile)),
+    res: dict = {"machine": machine(), "torch_threads": threads, "profile": " + ".join(str(profile_path(p)) for p in a.profile),
                  "sft_data": a.sft, "prompts": a.prompts, "work": str(work)}
 
     if a.sft_model:
@@ -418,7 +425,7 @@ def main() -> None:
         log.info("sft: done in %.1f min (loss %s -> %s)", res["sft"]["wall_s"] / 60, metrics.get("loss_first"), metrics.get("loss_final"))
 
     torch.set_num_threads(threads)
-    dataset = html_dataset(a.prompts, sft_model, params)
+    dataset = html_dataset(a.prompts, sft_model, params, a.pool)
     params = merge_profile(params, {"grpo": {"max_steps": a.max_steps, "num_prompts": len(dataset)}})
     res["params"] = {g: {k: params[g].get(k) for k in keys} for g, keys in PARAMS_SHOWN.items()}
     res["html_prompts"] = len(dataset)

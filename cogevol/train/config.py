@@ -99,6 +99,7 @@ class GRPOSettings:
     requests_per_step: int = 2  # prompts per optimizer step (seed 001: 16)
     num_generations: int = 4  # group size G (seed 001: 5)
     gradient_accumulation_steps: int = 1  # completions per step split into this many micro-batches
+    num_iterations: int = 1  # updates per batch of rollouts (PPO epochs; > 1 uses the clip; seed 001: 1)
     max_steps: int = 4  # optimizer steps (seed 001: 40)
     learning_rate: float = 1e-6  # seed 001: 1e-6, constant
     lr_scheduler_type: str = "constant"

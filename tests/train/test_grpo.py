@@ -5,6 +5,7 @@ import mlflow
 import pytest
 
 from cogevol.scoring import Scorers, ScoringSettings
+from cogevol.scoring.types import Score
 from cogevol.tracking import stage_run
 from cogevol.train.config import GRPOSettings, TrainConfig
 from cogevol.train.data import grpo_prompts
@@ -95,3 +96,39 @@ def test_grpo_rewards_from_a_live_scoring_service(tmp_path, tiny_dir, model_cfg)
         served = app.state.service.metrics.items
         assert sum(served.labels("html", gate)._value.get() for gate in ("pass", "fail", "none")) == 2 * 2
     assert res.metrics["steps"] == 1 and res.metrics["html"]["hard_fail_rate"] == 1.0  # an untrained policy writes no page
+
+
+class LetterShare:
+    """A reward any policy can learn fast and a sign error would reverse: the share of the answer's
+    characters that are the letter "e" (times `sign`). No browser: it checks the wiring from reward
+    to advantage to update, which the probe's sparse pass/fail makes slow to see."""
+
+    def __init__(self, sign: float):
+        self.sign = sign
+
+    async def score(self, items):
+        out = []
+        for it in items:
+            share = it.text.count("e") / max(1, len(it.text))
+            out.append(Score("html", self.sign * share, "pass", "letter share", rendered_ok=True, details={"reward": share}))
+        return out
+
+    async def aclose(self):
+        pass
+
+
+@pytest.mark.timeout(300)
+def test_grpo_moves_the_policy_along_its_reward_and_against_the_negated_one(tmp_path, tiny_dir, model_cfg):
+    data = grpo_prompts(prompt_records(12), ["html"], 2, seed=0)
+    g = GRPOSettings(num_prompts=2, requests_per_step=2, num_generations=8, max_steps=12, max_completion_length=16,
+                     learning_rate=3e-2, temperature=1.0, reward_workers=1, log_rollouts=0)
+    share = {}
+    for sign in (1.0, -1.0):
+        rec: list = []
+        run_grpo(str(tiny_dir), data, tmp_path / str(sign), g, TrainConfig(deepspeed=None), model_cfg, LetterShare(sign),
+                 record=rec)
+        last = [r["reward"] * sign for r in rec if r["step"] > g.max_steps - 2]  # back to the share itself
+        share[sign] = sum(last) / len(last)
+    first = [r["reward"] * -1.0 for r in rec if r["step"] == 1]  # step 1 samples the untrained policy in both runs
+    start = sum(first) / len(first)  # about 0.12 (measured: 0.43 and 0.00 after 12 steps)
+    assert share[1.0] > start + 0.1 and share[-1.0] < start - 0.05, (start, share)
