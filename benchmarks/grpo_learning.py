@@ -53,10 +53,10 @@ def profile_path(profile: str) -> Path:
     return Path(profile) if profile.endswith((".yaml", ".yml")) else PROFILES / f"{profile}.yaml"
 
 
-def benchmark_params(params_path: str | Path, profiles: str | list[str] | None) -> dict:
+def benchmark_params(params_path: str | Path, profiles: list[str]) -> dict:
     """params.yaml with each overlay merged in turn (a later one wins: a profile, then a tweak)."""
     params = load_params(params_path)
-    for profile in [profiles] if isinstance(profiles, str) else profiles or []:
+    for profile in profiles:
         params = merge_profile(params, yaml.safe_load(profile_path(profile).read_text(encoding="utf-8")) or {})
     return params
 
