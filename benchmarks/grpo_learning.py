@@ -3,8 +3,10 @@
 Pipeline (one process, the library's own functions):
   1. params.yaml with a profile overlay (infra/profiles/cpu-small.yaml: SmolLM2-135M-Instruct);
   2. SFT from model.base on the distilled set (or --sft-model: a checkpoint trained before);
-  3. GRPO on every curated HTML prompt from the SFT checkpoint, reward = the executable probe
-     with its hard-fail gate, for a wall-clock budget (--minutes; max_steps is only a backstop);
+  3. GRPO on every curated HTML prompt from the SFT checkpoint (or a revisited --pool of them,
+     optionally --screen'ed down to prompts the SFT checkpoint sometimes passes), reward = the
+     executable probe with its hard-fail gate, for a wall-clock budget (--minutes; max_steps is
+     only a backstop);
   4. the control: the same run (same checkpoint, prompts, seeds, budget) but the policy is trained
      on the rewards permuted across each step's completions, so it sees the same numbers with the
      link to its own completions broken; its logged rewards stay the completions' true ones;
@@ -18,7 +20,11 @@ then prints a markdown summary.
 
 Run (about 2.5 h on 2 cores: SFT ~15-30 min, 45 + 45 min of GRPO, evaluation ~15 min):
   python benchmarks/grpo_learning.py --profile cpu-small --minutes 45 --control-minutes 45
-  (--sft-model models/.../sft reuses an SFT checkpoint; --skip-control runs the GRPO arm alone)
+  (--sft-model models/.../sft reuses an SFT checkpoint; --skip-control runs the GRPO arm alone;
+  --parallel runs the two arms side by side, one process each)
+The run where the tiny student learns (docs/benchmarks.md; about 75 min on 2 cores):
+  python benchmarks/grpo_learning.py --profile benchmarks/grpo_learning_tiny_pool.yaml --sft-model models/sft \
+      --screen 24 --pool 6 --parallel --minutes 60
 """
 
 from __future__ import annotations
@@ -64,13 +70,37 @@ def benchmark_params(params_path: str | Path, profiles: list[str]) -> dict:
 # ---------------------------------------------------------------- statistics (pure: tested)
 
 
-def bootstrap_ci(values, resamples: int = RESAMPLES, seed: int = 0, level: float = 0.95) -> tuple[float, float] | None:
-    """Percentile bootstrap CI of the mean of `values` (None when there are none)."""
+def balanced_mean(values, strata=None) -> float:
+    """The mean of `values`, or with `strata` the mean of the per-stratum means: each prompt of a
+    revisited pool weighs the same, however often a window happened to draw it."""
+    x = np.asarray(values, dtype=float)
+    if strata is None:
+        return float(x.mean())
+    groups = _groups(strata)
+    return float(np.mean([x[g].mean() for g in groups]))
+
+
+def _groups(strata) -> list[np.ndarray]:
+    keys = np.asarray(strata)
+    return [np.flatnonzero(keys == k) for k in dict.fromkeys(strata)]
+
+
+def bootstrap_ci(values, resamples: int = RESAMPLES, seed: int = 0, level: float = 0.95,
+                 strata=None) -> tuple[float, float] | None:
+    """Percentile bootstrap CI of the mean of `values` (None when there are none).
+
+    With `strata` (one key per value: the prompt) the resampling stays within each stratum and
+    the statistic is `balanced_mean`: the CI of the mean reward on that fixed set of prompts,
+    without the spread that comes from how many times each was drawn."""
     x = np.asarray(values, dtype=float)
     if x.size == 0:
         return None
     rng = np.random.default_rng(seed)
-    means = x[rng.integers(0, x.size, size=(resamples, x.size))].mean(axis=1)
+    if strata is None:
+        means = x[rng.integers(0, x.size, size=(resamples, x.size))].mean(axis=1)
+    else:
+        means = np.mean([x[g][rng.integers(0, g.size, size=(resamples, g.size))].mean(axis=1) for g in _groups(strata)],
+                        axis=0)
     tail = 100 * (1 - level) / 2
     lo, hi = np.percentile(means, [tail, 100 - tail])
     return float(lo), float(hi)
@@ -104,22 +134,40 @@ def per_step(records: list[dict]) -> list[dict]:
     return out
 
 
-def window(records: list[dict], steps: list[int], resamples: int = RESAMPLES, seed: int = 0) -> dict:
-    """Mean reward and gate-pass rate over the completions of `steps`, with bootstrap CIs."""
+def window(records: list[dict], steps: list[int], resamples: int = RESAMPLES, seed: int = 0,
+           balanced: bool = False) -> dict:
+    """Mean reward and gate-pass rate over the completions of `steps`, with bootstrap CIs;
+    `balanced`: prompt-balanced means with CIs resampled within each prompt (`bootstrap_ci`)."""
     wanted = set(steps)
     ok = judged([r for r in records if r["step"] in wanted])
     rewards, gates = [r["reward"] for r in ok], [gate_pass(r) for r in ok]
+    strata = [r["prompt_id"] for r in ok] if balanced else None
     return {"steps": [min(steps), max(steps)] if steps else [], "completions": len(ok),
-            "reward": float(np.mean(rewards)) if ok else None, "reward_ci": bootstrap_ci(rewards, resamples, seed),
-            "gate_pass": float(np.mean(gates)) if ok else None, "gate_pass_ci": bootstrap_ci(gates, resamples, seed)}
+            "prompts": len({r["prompt_id"] for r in ok}), "balanced": balanced,
+            "reward": balanced_mean(rewards, strata) if ok else None,
+            "reward_ci": bootstrap_ci(rewards, resamples, seed, strata=strata),
+            "gate_pass": balanced_mean(gates, strata) if ok else None,
+            "gate_pass_ci": bootstrap_ci(gates, resamples, seed, strata=strata)}
 
 
-def first_last(records: list[dict], resamples: int = RESAMPLES, seed: int = 0) -> dict:
-    """First K and last K steps (K = max(2, steps // 4)) compared: do their CIs separate?"""
+def first_last(records: list[dict], resamples: int = RESAMPLES, seed: int = 0, period: int = 1) -> dict:
+    """First K and last K steps (K = max(2, steps // 4)) compared: do their CIs separate?
+
+    `period`: steps per pass over a revisited prompt pool (the sampler reshuffles the pool each
+    pass). Then a trailing partial pass is left out and K is rounded down to whole passes (when
+    there is at least one), so both windows ask every prompt equally often; and when both windows
+    ask the same prompts their means are prompt-balanced, with CIs resampled within each prompt:
+    the prompts are then fixed, not drawn, so how hard each one is is no part of the error."""
     steps = sorted({r["step"] for r in records})
+    if len(steps) >= period > 1:
+        steps = steps[: len(steps) - len(steps) % period]
     k = max(2, len(steps) // 4)
-    first = window(records, steps[:k], resamples, seed)
-    last = window(records, steps[-k:], resamples, seed)
+    if k >= period > 1:
+        k -= k % period
+    asked = [{r["prompt_id"] for r in records if r["step"] in set(w)} for w in (steps[:k], steps[-k:])]
+    balanced = period > 1 and asked[0] == asked[1] and len(asked[0]) > 1
+    first = window(records, steps[:k], resamples, seed, balanced)
+    last = window(records, steps[-k:], resamples, seed, balanced)
     out = {"k": k, "first": first, "last": last}
     for key in ("reward", "gate_pass"):
         have = first[key] is not None and last[key] is not None
@@ -129,9 +177,29 @@ def first_last(records: list[dict], resamples: int = RESAMPLES, seed: int = 0) -
     return out
 
 
+def per_pass(records: list[dict], period: int) -> list[float]:
+    """Prompt-balanced mean reward of each whole pass over a revisited pool (`period` steps): the
+    learning curve with the prompt mix taken out."""
+    steps = sorted({r["step"] for r in records})
+    out = []
+    for start in range(0, len(steps) - period + 1, period):
+        ok = judged([r for r in records if r["step"] in set(steps[start : start + period])])
+        if ok:
+            out.append(balanced_mean([r["reward"] for r in ok], [r["prompt_id"] for r in ok]))
+    return out
+
+
 def kl_stats(history: list[dict]) -> dict:
     kl = [h["kl"] for h in history if isinstance(h.get("kl"), float)]
     return {"first": kl[0], "last": kl[-1], "mean": float(np.mean(kl)), "max": float(np.max(kl))} if kl else {}
+
+
+def with_spread(passed: list[int], samples: int, keep: int) -> list[int]:
+    """Indices of at most `keep` prompts that passed some but not all of their `samples`, the
+    closest to half first (the largest group variance p(1-p)), returned in their original order."""
+    spread = [k for k, n in enumerate(passed) if 0 < n < samples]
+    spread.sort(key=lambda k: -passed[k] * (samples - passed[k]))  # stable: ties keep their order
+    return sorted(spread[:keep])
 
 
 def rolling(values: list[float | None], width: int) -> list[float | None]:
@@ -171,6 +239,97 @@ def html_dataset(prompts_path: str | Path, sft_model: Path, params: dict, pool: 
     return grpo_prompts(records, ["html"], pool or n_html, train.seed, tok, g.max_prompt_length)
 
 
+def sample_and_score(model: str | Path, rows: list[dict], samples: int, params: dict, seed: int) -> list[list]:
+    """`samples` answers of `model` to each row's prompt at the rollout temperature and length,
+    scored by the probe as GRPO's reward scores them: one list of Scores per row."""
+    import asyncio
+
+    from cogevol.evaluate.generate import generate_local
+    from cogevol.scoring import ScoreItem, Scorers
+    from cogevol.train.config import GRPOSettings, from_dict
+
+    g = from_dict(GRPOSettings, params.get("grpo"))
+    conversations = [r["prompt"] for r in rows for _ in range(samples)]
+    log.info("sample: %s: %d prompts x %d answers at temperature %s, %d tokens", model, len(rows), samples,
+             g.temperature, g.max_completion_length)
+    answers = generate_local(str(model), conversations, g.max_completion_length, g.temperature, batch_size=8, seed=seed)
+    items = [ScoreItem("html", a, c[-1]["content"]) for a, c in zip(answers, conversations)]
+
+    async def score():
+        scorers = Scorers.from_params(params, g.reward_workers)
+        try:
+            return await scorers.score(items)
+        finally:
+            await scorers.aclose()
+
+    scores = asyncio.run(score())
+    return [scores[i * samples : (i + 1) * samples] for i in range(len(rows))]
+
+
+def screen_prompts(dataset, sft_model: Path, params: dict, samples: int, keep: int) -> tuple[object, dict]:
+    """The `keep` candidate prompts on which the SFT checkpoint sometimes passes the gate and
+    sometimes not, judged from `samples` answers each at the rollout temperature and length.
+
+    GRPO learns only from groups whose rewards differ; a prompt the student always fails or
+    always passes gives zero advantage whatever the update. The screening sample is thrown away,
+    so the first training steps measure the pool afresh (no regression to the mean from picking
+    prompts on the same draws that are then compared), and the control trains on the same pool."""
+    from cogevol.train.config import TrainConfig, from_dict
+
+    rows = list(dataset)
+    seed = from_dict(TrainConfig, params.get("train")).seed + 1
+    report = []
+    for r, mine in zip(rows, sample_and_score(sft_model, rows, samples, params, seed)):
+        report.append({"prompt_id": r["prompt_id"], "passed": sum(not s.hard_fail for s in mine), "samples": samples,
+                       "reward": float(np.mean([s.reward for s in mine if s.reward is not None] or [0.0]))})
+    chosen = with_spread([s["passed"] for s in report], samples, keep)
+    if len(chosen) < keep:
+        log.warning("screen: only %d of %d candidates have spread (wanted %d)", len(chosen), len(rows), keep)
+    if not chosen:
+        raise SystemExit("screen: no candidate prompt has both passing and failing answers; raise --screen")
+    log.info("screen: kept %d prompts (pass counts %s of %d)", len(chosen), [report[k]["passed"] for k in chosen], samples)
+    return dataset.select(chosen), {"candidates": report, "kept": [report[k]["prompt_id"] for k in chosen],
+                                    "samples": samples}
+
+
+def evaluate_pool(systems: dict[str, str], dataset, params: dict, samples: int, seed: int) -> dict:
+    """Fresh answers of each checkpoint to the training pool itself, sampled as in training
+    (same temperature and length, the same seed for every system), scored by the probe.
+
+    The windows of a run compare a policy with itself while it changes; this compares the
+    checkpoints that went in and came out, on the same prompts and draws, after training."""
+    rows = list(dataset)
+    table = {}
+    for name, path in systems.items():
+        per_row = sample_and_score(path, rows, samples, params, seed)
+        flat = [(r["prompt_id"], s) for r, mine in zip(rows, per_row) for s in mine if s.reward is not None]
+        rewards, gates = [s.reward for _, s in flat], [0.0 if s.hard_fail else 1.0 for _, s in flat]
+        strata = [p for p, _ in flat]
+        table[name] = {"checkpoint": path, "answers": len(flat), "no_verdict": len(rows) * samples - len(flat),
+                       "reward": balanced_mean(rewards, strata), "reward_ci": bootstrap_ci(rewards, strata=strata),
+                       "gate_pass": balanced_mean(gates, strata), "gate_pass_ci": bootstrap_ci(gates, strata=strata),
+                       "per_prompt": {r["prompt_id"]: float(np.mean([s.reward for s in mine if s.reward is not None] or [0.0]))
+                                      for r, mine in zip(rows, per_row)}}
+        log.info("pool eval: %s: reward %s, gate pass %s", name, fmt(table[name]["reward"], table[name]["reward_ci"]),
+                 fmt(table[name]["gate_pass"], table[name]["gate_pass_ci"], True))
+    return table
+
+
+def arm_progress(arm: str, records: list[dict]):
+    """A trainer callback that logs each step's true mean reward and gate-pass rate under the
+    arm's name, so two arms side by side in one log can be told apart while they run."""
+    from transformers import TrainerCallback
+
+    class ArmProgress(TrainerCallback):
+        def on_step_end(self, args, state, control, **kwargs):
+            mine = judged([r for r in records if r["step"] == state.global_step])
+            if mine:
+                log.info("%s: step %d: reward %.3f, gate pass %d/%d", arm, state.global_step,
+                         np.mean([r["reward"] for r in mine]), sum(not r["hard_fail"] for r in mine), len(mine))
+
+    return ArmProgress()
+
+
 def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, work: Path,
             shuffle_seed: int | None) -> dict:
     """One GRPO arm for `minutes` of training; its per-completion records, history and timings."""
@@ -183,9 +342,10 @@ def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, wo
     model_cfg, train = configs(params)
     g = from_dict(GRPOSettings, params.get("grpo"))
     budget, records = TimeBudgetCallback(minutes), []
+    period = max(1, len(dataset) // g.requests_per_step)  # steps per pass over the prompts
     t0 = time.perf_counter()
     res = run_grpo(str(sft_model), dataset, work / arm, g, train, model_cfg, Scorers.from_params(params, g.reward_workers),
-                   callbacks=[budget], shuffle_seed=shuffle_seed, record=records)
+                   callbacks=[budget, arm_progress(arm, records)], shuffle_seed=shuffle_seed, record=records)
     wall = time.perf_counter() - t0
     steps = per_step(records)
     trl = {int(h["step"]): h for h in res.history if "reward" in h}
@@ -197,8 +357,21 @@ def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, wo
     return {"checkpoint": str(work / arm), "shuffle_seed": shuffle_seed, "minutes": minutes,
             "steps": len(steps), "train_s": round(budget.elapsed_s, 1), "wall_s": round(wall, 1),
             "seconds_per_step": round(float(np.mean(step_s)), 2) if step_s else None,
-            "timing": res.timing, "first_last": first_last(records), "kl": kl_stats(res.history),
+            "timing": res.timing, "first_last": first_last(records, period=period), "kl": kl_stats(res.history),
+            "period": period, "per_pass": per_pass(records, period) if period > 1 else None,
             "history": steps, "records": records}
+
+
+def run_arm_in_process(threads: int, *args) -> dict:
+    """run_arm in a fresh (spawned) process: its own logging and torch threads, so two arms can
+    share a machine side by side, with the same prompts, seeds and budget."""
+    import torch
+
+    from cogevol.logs import setup_logging
+
+    setup_logging()
+    torch.set_num_threads(threads)
+    return run_arm(*args)
 
 
 def evaluate_systems(systems: dict[str, str], suite: str, limit: int | None, params: dict) -> dict:
@@ -264,6 +437,10 @@ def figure(arms: dict, path: Path):
             ax.plot(x, [np.nan if v is None else v for v in ys], color=colours[arm], alpha=0.3, lw=1)
             ax.plot(x, [np.nan if v is None else v for v in rolling(ys, width)], color=colours[arm], lw=2,
                     label=f"{arm} (rolling mean of {width})")
+        if res.get("per_pass"):  # prompt-balanced mean of each whole pass over the pool, at the pass's last step
+            period = res["period"]
+            axes[0].plot([period * (i + 1) for i in range(len(res["per_pass"]))], res["per_pass"], "o", ms=3,
+                         color=colours[arm], label=f"{arm}: each pass over the pool")
         axes[2].plot(x, [np.nan if s["kl"] is None else s["kl"] for s in h], color=colours[arm], lw=1.5, label=arm)
     for ax in axes[:2]:
         ax.set_ylim(-0.02, 1.02)  # both are shares of 0..1: a flat line at 0 reads as 0, not as noise
@@ -300,6 +477,16 @@ def markdown(res: dict) -> str:
                      f"{fmt(fl['first']['gate_pass'], fl['first']['gate_pass_ci'], True)} | "
                      f"{fmt(fl['last']['gate_pass'], fl['last']['gate_pass_ci'], True)} | {'yes' if fl['gate_pass_cis_apart'] else 'no'} | "
                      f"{fmt(a['kl'].get('last'))} |")
+    passes = {arm: a["per_pass"] for arm, a in res["arms"].items() if a.get("per_pass")}
+    if passes:
+        lines += ["", "Prompt-balanced mean reward of each pass over the pool:", ""]
+        lines += [f"- {arm}: " + " ".join(f"{v:.2f}" for v in vs) for arm, vs in passes.items()]
+    if res.get("pool_eval"):
+        n = next(iter(res["pool_eval"].values()))["answers"]
+        lines += ["", f"The training pool after training ({n} sampled answers per system, prompt-balanced):", "",
+                  "| system | reward | gate pass |", "|---|---|---|"]
+        for name, e in res["pool_eval"].items():
+            lines.append(f"| {name} | {fmt(e['reward'], e['reward_ci'])} | {fmt(e['gate_pass'], e['gate_pass_ci'], True)} |")
     if res.get("eval"):
         lines += ["", f"Eval suite ({res['eval_items']} items, greedy):", "", "| system | reward | gate pass |", "|---|---|---|"]
         for name, e in res["eval"].items():
@@ -339,6 +526,8 @@ def log_mlflow(res: dict, out: Path, fig_path: Path) -> str | None:
                            f"{arm}.gate_pass_first": fl["first"]["gate_pass"], f"{arm}.gate_pass_last": fl["last"]["gate_pass"],
                            f"{arm}.kl_last": a["kl"].get("last")}
                 metrics += [Metric(k, float(v), ts, 0) for k, v in summary.items() if v is not None]
+            for name, e in (res.get("pool_eval") or {}).items():
+                metrics += [Metric(f"pool.{name}.reward", e["reward"], ts, 0), Metric(f"pool.{name}.gate_pass", e["gate_pass"], ts, 0)]
             for name, e in (res.get("eval") or {}).items():
                 metrics += [Metric(f"eval.{name}.reward", e["reward"], ts, 0), Metric(f"eval.{name}.gate_pass", e["gate_pass"], ts, 0)]
             for i in range(0, len(metrics), 900):  # MLflow takes at most 1000 metrics per batch
@@ -368,7 +557,7 @@ def machine() -> str:
 
 PARAMS_SHOWN = {"model": ("base", "dtype"), "train": ("deepspeed", "seed", "torch_threads"),
                 "sft": ("learning_rate", "epochs", "max_steps", "max_length"),
-                "grpo": ("learning_rate", "num_generations", "requests_per_step", "max_completion_length", "beta",
+                "grpo": ("learning_rate", "lr_scheduler_type", "num_generations", "requests_per_step", "max_completion_length", "beta",
                          "temperature", "loss_type", "scale_rewards", "epsilon", "max_prompt_length", "reward_workers",
                          "torch_threads", "max_steps", "num_prompts"),
                 "evaluate": ("max_new_tokens", "temperature")}
@@ -382,9 +571,17 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=45.0, help="GRPO training budget (wall clock)")
     ap.add_argument("--control-minutes", type=float, default=None, help="the control's budget (default: --minutes)")
     ap.add_argument("--skip-control", action="store_true")
+    ap.add_argument("--parallel", action="store_true",
+                    help="run the two arms side by side in two processes (each gets half the torch threads)")
     ap.add_argument("--max-steps", type=int, default=10_000, help="step backstop; the time budget ends the run")
     ap.add_argument("--shuffle-seed", type=int, default=0, help="seed of the control's reward permutations")
     ap.add_argument("--pool", type=int, default=None, help="train on this many seeded HTML prompts, revisited (default: all)")
+    ap.add_argument("--screen", type=int, default=None, metavar="M",
+                    help="draw M candidate prompts and keep as the --pool the ones the SFT checkpoint sometimes passes")
+    ap.add_argument("--screen-samples", type=int, default=4, help="answers per candidate when screening")
+    ap.add_argument("--pool-samples", type=int, default=8,
+                    help="after training, answers per --pool prompt that sft and each arm give at the rollout "
+                         "temperature, scored (0: skip)")
     ap.add_argument("--sft", default=str(ROOT / "data" / "sft" / "train"), help="the distilled SFT dataset")
     ap.add_argument("--sft-model", default=None, help="reuse this SFT checkpoint instead of training one")
     ap.add_argument("--prompts", default=str(ROOT / "data" / "curated" / "prompts" / "prompts.jsonl"))
@@ -408,7 +605,9 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     threads = torch.get_num_threads()  # the trainers may change it; each phase starts from here
     t_start = time.perf_counter()
-    phases = ["sft", *ARMS[: 1 if a.skip_control else 2], *([] if a.skip_eval else ["evaluate"])]
+    pool_eval = bool(a.pool and a.pool_samples)
+    phases = ["sft", *ARMS[: 1 if a.skip_control else 2], *(["pool eval"] if pool_eval else []),
+              *([] if a.skip_eval else ["evaluate"])]
     phase = iter(range(1, len(phases) + 1))
     res: dict = {"machine": machine(), "torch_threads": threads, "profile": " + ".join(str(profile_path(p)) for p in a.profile),
                  "sft_data": a.sft, "prompts": a.prompts, "work": str(work)}
@@ -425,24 +624,57 @@ def main() -> None:
         log.info("sft: done in %.1f min (loss %s -> %s)", res["sft"]["wall_s"] / 60, metrics.get("loss_first"), metrics.get("loss_final"))
 
     torch.set_num_threads(threads)
-    dataset = html_dataset(a.prompts, sft_model, params, a.pool)
+    if a.screen:
+        if not a.pool:
+            raise SystemExit("--screen picks the --pool: give both")
+        dataset, res["screen"] = screen_prompts(html_dataset(a.prompts, sft_model, params, a.screen), sft_model, params,
+                                                a.screen_samples, a.pool)
+    else:
+        dataset = html_dataset(a.prompts, sft_model, params, a.pool)
     params = merge_profile(params, {"grpo": {"max_steps": a.max_steps, "num_prompts": len(dataset)}})
     res["params"] = {g: {k: params[g].get(k) for k in keys} for g, keys in PARAMS_SHOWN.items()}
     res["html_prompts"] = len(dataset)
     budgets = {"grpo": (a.minutes, None), "control": (a.control_minutes if a.control_minutes is not None else a.minutes, a.shuffle_seed)}
-    res["arms"] = {}
-    for arm in ARMS[: 1 if a.skip_control else 2]:
+    arms = ARMS[: 1 if a.skip_control else 2]
+    for arm in arms:
         minutes, seed = budgets[arm]
-        log.info("phase %d/%d: %s: GRPO on %d HTML prompts for %.1f min%s", next(phase), len(phases), arm, len(dataset),
-                 minutes, "" if seed is None else f", rewards shuffled within each step (seed {seed})")
-        torch.set_num_threads(threads)
-        r = run_arm(arm, sft_model, dataset, params, minutes, work, seed)
+        log.info("phase %d/%d: %s: GRPO on %d HTML prompts for %.1f min%s%s", next(phase), len(phases), arm, len(dataset),
+                 minutes, "" if seed is None else f", rewards shuffled within each step (seed {seed})",
+                 " (arms side by side)" if a.parallel else "")
+    if a.parallel and len(arms) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        arm_threads = max(1, threads // len(arms))
+        with ProcessPoolExecutor(len(arms), mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = {arm: pool.submit(run_arm_in_process, arm_threads, arm, sft_model, dataset, params, budgets[arm][0],
+                                        work, budgets[arm][1]) for arm in arms}
+            results = {arm: f.result() for arm, f in futures.items()}
+    else:
+        results = {}
+        for arm in arms:
+            torch.set_num_threads(threads)
+            results[arm] = run_arm(arm, sft_model, dataset, params, budgets[arm][0], work, budgets[arm][1])
+    res["arms"] = {}
+    for arm, r in results.items():
         (work / f"{arm}_records.jsonl").write_text("".join(json.dumps(x) + "\n" for x in r["records"]))
         res["arms"][arm] = r
         fl = r["first_last"]
         log.info("%s: %d steps, %.1f s/step; reward %s -> %s, gate pass %s -> %s", arm, r["steps"], r["seconds_per_step"] or 0,
                  fmt(fl["first"]["reward"]), fmt(fl["last"]["reward"]), fmt(fl["first"]["gate_pass"], pct=True),
                  fmt(fl["last"]["gate_pass"], pct=True))
+
+    if pool_eval:
+        from cogevol.train.config import TrainConfig, from_dict
+
+        systems = {"sft": str(sft_model), **{arm: r["checkpoint"] for arm, r in res["arms"].items()}}
+        log.info("phase %d/%d: pool eval: %s, %d answers to each of the %d pool prompts", next(phase), len(phases),
+                 ", ".join(systems), a.pool_samples, len(dataset))
+        torch.set_num_threads(threads)
+        t0 = time.perf_counter()
+        seed = from_dict(TrainConfig, params.get("train")).seed + 2  # not the screening's draws (seed + 1)
+        res["pool_eval"] = evaluate_pool(systems, dataset, params, a.pool_samples, seed)
+        res["pool_eval_s"] = round(time.perf_counter() - t0, 1)
 
     if not a.skip_eval:
         systems = {"base": base_checkpoint(params["model"], sft_model, work), "sft": str(sft_model),

@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from cogevol.evaluate.suites import SuiteItem
+from cogevol.progress import Progress
 from cogevol.scoring.types import Score, ScoreItem
 
 
@@ -52,16 +53,28 @@ def item_result(system: str, item: SuiteItem, score: Score) -> ItemResult:
                       details={"rule_score": d.get("rule_score"), "vlm_score": d.get("vlm_score")})
 
 
+async def score_rows(rows: list[tuple[str, SuiteItem, str | None]], scorers) -> list[ItemResult]:
+    """Score (system, item, answer) rows on `scorers` (cogevol.scoring: any backend) in one batch,
+    in row order, with progress lines. An answer several systems gave to the same item is scored
+    once (the scorers answer identical items together). No answer (an endpoint that gave none)
+    is a failure with its reason, not an item left out."""
+    answered = [k for k, (_, _, out) in enumerate(rows) if out is not None]
+    batch = [ScoreItem(rows[k][1].kind, rows[k][2], rows[k][1].prompt) for k in answered]
+    progress = Progress("evaluate: scored answers", total=len(batch), unit="answers")
+    results: dict[int, ItemResult] = {}
+    async for j, score in scorers.stream(batch):
+        k = answered[j]
+        results[k] = item_result(rows[k][0], rows[k][1], score)
+        progress.update()
+    progress.done()
+    return [results.get(k) or ItemResult(system, item, 0.0, hard_fail=item.kind == "html", render_failure=True,
+                                         valid=False if item.kind == "slide" else None, reason="no answer from the endpoint")
+            for k, (system, item, _) in enumerate(rows)]
+
+
 async def score_outputs(system: str, items: list[SuiteItem], outputs: list[str | None], scorers) -> list[ItemResult]:
-    """Score one system's answers on `scorers` (cogevol.scoring: any backend), in item order."""
-    answered = [k for k, out in enumerate(outputs) if out is not None]
-    scores = await scorers.score([ScoreItem(items[k].kind, outputs[k], items[k].prompt) for k in answered])
-    results = dict(zip(answered, (item_result(system, items[k], s) for k, s in zip(answered, scores))))
-    for k, item in enumerate(items):
-        if k not in results:
-            results[k] = ItemResult(system, item, 0.0, hard_fail=item.kind == "html", render_failure=True,
-                                    valid=False if item.kind == "slide" else None, reason="no answer from the endpoint")
-    return [results[k] for k in range(len(items))]
+    """Score one system's answers, in item order (`score_rows`)."""
+    return await score_rows([(system, i, o) for i, o in zip(items, outputs)], scorers)
 
 
 def summarise(results: list[ItemResult]) -> dict:
@@ -108,12 +121,10 @@ def _fmt(v: float | None) -> str:
 
 
 async def score_all(per_system: dict[str, tuple[list[SuiteItem], list[str | None]]], scorers) -> list[ItemResult]:
-    """Score every system's outputs on one set of scorers, closed at the end."""
-    out: list[ItemResult] = []
+    """Score every system's outputs in one batch on one set of scorers, closed at the end."""
     async with scorers:
-        for system, (items, outputs) in per_system.items():
-            out += await score_outputs(system, items, outputs, scorers)
-    return out
+        return await score_rows([(system, i, o) for system, (items, outputs) in per_system.items()
+                                 for i, o in zip(items, outputs)], scorers)
 
 
 def run_scoring(per_system, scorers) -> list[ItemResult]:

@@ -1,16 +1,20 @@
-"""What every scoring backend shares: `async with`, `score` and `score_one` over the backend's
-`stream`, and fanning a batch out in chunks that are answered in order."""
+"""What every scoring backend shares: `async with`, `stream`, `score` and `score_one` over the
+backend's `_stream`, identical items scored once, and fanning a batch out in chunks that are
+answered in order."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import aclosing
+from dataclasses import replace
 
 from cogevol.scoring.types import Score, ScoreItem
 
 
 class ScorersBase:
-    """Subclasses provide `open`, `aclose` and `stream(items) -> (index, Score)` as items finish."""
+    """Subclasses provide `open`, `aclose` and `_stream(items) -> (index, Score)` as items finish
+    (the items it gets are distinct)."""
 
     async def open(self) -> None:
         raise NotImplementedError
@@ -18,8 +22,26 @@ class ScorersBase:
     async def aclose(self) -> None:
         raise NotImplementedError
 
-    def stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
+    def _stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
         raise NotImplementedError
+
+    async def stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
+        """(index, Score) for every item as it finishes: for progress on long batches.
+
+        Identical items (same modality, text, request) are scored once and answered together: a
+        verdict is a function of the item (seeded page randomness, a virtual clock), and repeats
+        are common where it costs most, in GRPO groups whose rollouts coincide and in evaluations
+        of checkpoints that answer alike. Each repeat gets its own copy of the Score."""
+        twins: dict[ScoreItem, list[int]] = {}
+        for k, item in enumerate(items):
+            twins.setdefault(item, []).append(k)
+        unique = list(twins)
+        async with aclosing(self._stream(unique)) as scored:  # a consumer that stops early cancels the rest
+            async for j, score in scored:
+                first, *rest = twins[unique[j]]
+                yield first, score
+                for k in rest:
+                    yield k, replace(score)
 
     async def __aenter__(self):
         await self.open()

@@ -55,7 +55,7 @@ class HttpScorers(ScorersBase):
             await self._client.aclose()
             self._client = None
 
-    async def stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
+    async def _stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
         """(index, Score) per item, a request's worth at a time as requests finish."""
         await self.open()
         async for pair in in_chunks(items, self.batch_items, self._post):

@@ -108,7 +108,7 @@ class Scorers(ScorersBase):
             await self._pool.close()
         self._pool = self.html = self.slides = None
 
-    async def stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
+    async def _stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
         """(index, Score) as each item finishes: for progress on long batches."""
         await self.open()
         async for pair in in_chunks(items, 1, self._each):

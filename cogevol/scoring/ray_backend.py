@@ -101,7 +101,7 @@ class RayScorers(ScorersBase):
             ray.shutdown()
             self._started_ray = False
 
-    async def stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
+    async def _stream(self, items: Sequence[ScoreItem]) -> AsyncIterator[tuple[int, Score]]:
         await self.open()
         async for pair in in_chunks(items, self.cfg.chunk_items, self._chunk):
             yield pair

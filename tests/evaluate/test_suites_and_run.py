@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from cogevol.evaluate.run import comparison_markdown, score_outputs, summarise
+from cogevol.evaluate.run import comparison_markdown, run_scoring, score_outputs, summarise
 from cogevol.evaluate.suites import SuiteError, SuiteItem, load_suite
 from cogevol.scoring import Scorers
 
@@ -62,3 +62,16 @@ def test_every_answer_is_scored_with_the_training_rewards():
     assert s["categories"]["slide/science"] == 50.0
     table = comparison_markdown({"sys": s})
     assert table.splitlines()[2].startswith("| sys |") and "3/4" in table
+
+
+def test_systems_that_answer_alike_are_scored_once_per_answer():
+    from tests.scoring.test_backends import Counting
+
+    items = [SuiteItem("h1", "html", "tool", "a counter"), SuiteItem("h2", "html", "tool", "a clock")]
+    per_system = {"sft": (items, [LIVE, DEAD]), "grpo": (items, [LIVE, None]), "other": (items, [DEAD, DEAD])}
+    scorers = Counting()
+    results = run_scoring(per_system, scorers)
+    # LIVE for h1 twice, DEAD for h2 twice: 6 rows, one unanswered, 3 distinct (answer, request) pairs
+    assert len(scorers.asked) == 3
+    assert [(r.system, r.item.id) for r in results] == [(s, i.id) for s in per_system for i in items]
+    assert results[0].reward == results[2].reward and results[3].reason == "no answer from the endpoint"

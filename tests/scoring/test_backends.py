@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from cogevol.scoring import Score, ScoreItem, Scorers, ScoringConfig, ScoringSettings, open_scorers
-from cogevol.scoring.base import in_chunks
+from cogevol.scoring.base import ScorersBase, in_chunks
 from cogevol.scoring.http_client import HttpScorers
 from cogevol.scoring.ray_backend import RayScorers
 from tests.conftest import REPO
@@ -57,3 +57,33 @@ def test_chunks_fan_out_and_come_back_in_order():
     pairs = asyncio.run(go())
     assert sorted(calls) == [2, 4, 4] and sorted(k for k, _ in pairs) == list(range(10))
     assert all(s.reason == str(k) for k, s in pairs)
+
+
+class Counting(ScorersBase):
+    """A backend that scores an item by its text and remembers what it was asked."""
+
+    def __init__(self):
+        self.asked: list[ScoreItem] = []
+
+    async def open(self):
+        pass
+
+    async def aclose(self):
+        pass
+
+    async def _stream(self, items):
+        self.asked += items
+        for k in reversed(range(len(items))):  # out of order, as real backends finish
+            yield k, Score(items[k].modality, len(items[k].text) / 10, "pass", items[k].text)
+
+
+def test_identical_items_are_scored_once_and_every_one_is_answered():
+    same, other = ScoreItem("html", "<p>a</p>", "a counter"), ScoreItem("html", "<p>bb</p>", "a counter")
+    items = [same, other, same, ScoreItem("html", "<p>a</p>", "a clock"), same, ScoreItem("slide", "<p>a</p>", "a counter")]
+    scorers = Counting()
+    scores = asyncio.run(scorers.score(items))
+    # a different request or modality is a different item; a repeat is not scored again
+    assert len(scorers.asked) == 4 and scorers.asked.count(same) == 1
+    assert [s.reason for s in scores] == [i.text for i in items] and scores[0] == scores[2] == scores[4]
+    assert scores[0] is not scores[2]  # each repeat gets its own copy to keep
+    assert asyncio.run(Counting().score([])) == []

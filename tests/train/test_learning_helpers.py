@@ -8,7 +8,16 @@ import pytest
 import yaml
 from transformers import TrainerControl, TrainerState
 
-from benchmarks.grpo_learning import apart, bootstrap_ci, first_last, per_step, rolling
+from benchmarks.grpo_learning import (
+    apart,
+    balanced_mean,
+    bootstrap_ci,
+    first_last,
+    per_pass,
+    per_step,
+    rolling,
+    with_spread,
+)
 from cogevol.config import merge_profile
 from cogevol.scoring.types import Score
 from cogevol.train.callbacks import TimeBudgetCallback
@@ -212,6 +221,47 @@ def test_first_and_last_windows_detect_a_rise_and_not_noise():
     assert fl["k"] == 2 and not fl["reward_cis_apart"] and fl["reward_change"] == pytest.approx(0.0)
     few = first_last(records([[0.1], [0.2]]))
     assert few["k"] == 2 and few["first"]["steps"] == few["last"]["steps"] == [1, 2]
+    # a pool revisited every 5 steps: 12 steps are 2 whole passes (10 steps), K = 2 is less than a pass;
+    # 24 steps are 4 passes, K = 20 // 4 = 5 = one pass
+    assert first_last(rising, period=5)["k"] == 2
+    assert first_last(records([[0.0, 1.0]] * 24), period=5)["k"] == 5
+
+
+def pool_records(passes: list[dict[str, list[float]]]) -> list[dict]:
+    """One step per prompt per pass, in the pass's order: {prompt: rewards of its group}."""
+    out, step = [], 0
+    for rewards_by_prompt in passes:
+        for prompt, rs in rewards_by_prompt.items():
+            step += 1
+            out += [{"step": step, "reward": r, "hard_fail": r == 0.0, "gate": "", "prompt_id": prompt} for r in rs]
+    return out
+
+
+def test_stratified_bootstrap_leaves_out_how_hard_each_prompt_is():
+    # an easy and a hard prompt: over the pool the mean is fixed by the prompts, not drawn with them
+    values, strata = [0.9, 1.0] * 4 + [0.0, 0.1] * 4, ["easy"] * 8 + ["hard"] * 8
+    plain, strat = bootstrap_ci(values, seed=0), bootstrap_ci(values, seed=0, strata=strata)
+    assert strat[0] < 0.5 < strat[1] and strat[1] - strat[0] < (plain[1] - plain[0]) / 3
+    # each prompt weighs the same however often it was drawn
+    assert balanced_mean([1.0, 1.0, 1.0, 0.0], ["a", "a", "a", "b"]) == pytest.approx(0.5)
+    assert balanced_mean([1.0, 1.0, 1.0, 0.0]) == pytest.approx(0.75)
+
+
+def test_pool_windows_are_whole_balanced_passes():
+    # 3 prompts, 9 passes and one prompt of a 10th: the partial pass is left out, K = 27 // 4 -> 6 (2 passes)
+    early, late = {"a": [0.9, 1.0], "b": [0.0, 0.1], "c": [0.4, 0.5]}, {"a": [1.0, 1.0], "b": [0.3, 0.4], "c": [0.6, 0.7]}
+    recs = pool_records([early] * 4 + [late] * 5) + pool_records([{"a": [0.0, 0.0]}])
+    for r in recs[-2:]:
+        r["step"] = 28
+    fl = first_last(recs, period=3)
+    assert fl["k"] == 6 and fl["first"]["steps"] == [1, 6] and fl["last"]["steps"] == [22, 27]
+    assert fl["first"]["balanced"] and fl["first"]["prompts"] == 3
+    assert fl["last"]["reward"] == pytest.approx((1.0 + 0.35 + 0.65) / 3)
+    # the rise is small next to how much the prompts differ: only the balanced CIs separate it
+    assert fl["reward_rose"]
+    plain = first_last([dict(r, prompt_id="p") for r in recs], period=3)
+    assert not plain["first"]["balanced"] and not plain["reward_cis_apart"]
+    assert per_pass(recs, 3) == pytest.approx([0.4833] * 4 + [2.0 / 3] * 5, abs=1e-3)
 
 
 def test_per_step_leaves_out_completions_without_a_verdict():
@@ -228,3 +278,12 @@ def test_steps_with_spread_counts_the_steps_where_some_group_differs():
                {"reward": 0.4, "frac_reward_zero_std": 0.0}, {"loss": 1.0}]  # a row without a step's rewards
     assert _metrics(history, ["html"])["steps_with_spread"] == round(2 / 3, 4)
     assert _metrics([{"reward": 0.0}], ["html"])["steps_with_spread"] is None
+
+
+def test_screening_keeps_prompts_with_spread_closest_to_half_first():
+    # pass counts out of 4: 0 and 4 give a group no advantage, 2 of 4 the most
+    passed = [0, 1, 4, 2, 3, 2, 0]
+    assert with_spread(passed, 4, keep=2) == [3, 5]        # the two 2-of-4s, in prompt order
+    assert with_spread(passed, 4, keep=3) == [1, 3, 5]     # then the first of the 1s and 3s
+    assert with_spread(passed, 4, keep=10) == [1, 3, 4, 5]  # never an all-pass or all-fail prompt
+    assert with_spread([0, 4, 4], 4, keep=2) == []
