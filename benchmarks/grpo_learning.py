@@ -137,15 +137,21 @@ def per_step(records: list[dict]) -> list[dict]:
 def window(records: list[dict], steps: list[int], resamples: int = RESAMPLES, seed: int = 0,
            balanced: bool = False) -> dict:
     """Mean reward and gate-pass rate over the completions of `steps`, with bootstrap CIs;
-    `balanced`: prompt-balanced means with CIs resampled within each prompt (`bootstrap_ci`)."""
+    `balanced`: prompt-balanced means with CIs resampled within each prompt (`bootstrap_ci`).
+    `reward_step_ci` resamples whole steps instead, for completions that are not independent."""
     wanted = set(steps)
     ok = judged([r for r in records if r["step"] in wanted])
     rewards, gates = [r["reward"] for r in ok], [gate_pass(r) for r in ok]
     strata = [r["prompt_id"] for r in ok] if balanced else None
+    by_step: dict[int, list[float]] = {}
+    for r in ok:
+        by_step.setdefault(r["step"], []).append(r["reward"])
     return {"steps": [min(steps), max(steps)] if steps else [], "completions": len(ok),
             "prompts": len({r["prompt_id"] for r in ok}), "balanced": balanced,
             "reward": balanced_mean(rewards, strata) if ok else None,
             "reward_ci": bootstrap_ci(rewards, resamples, seed, strata=strata),
+            # the cautious check: whole steps resampled (a step's completions share one policy and one prompt)
+            "reward_step_ci": bootstrap_ci([float(np.mean(v)) for v in by_step.values()], resamples, seed),
             "gate_pass": balanced_mean(gates, strata) if ok else None,
             "gate_pass_ci": bootstrap_ci(gates, resamples, seed, strata=strata)}
 
@@ -174,6 +180,7 @@ def first_last(records: list[dict], resamples: int = RESAMPLES, seed: int = 0, p
         out[f"{key}_change"] = last[key] - first[key] if have else None
         out[f"{key}_cis_apart"] = apart(first[f"{key}_ci"], last[f"{key}_ci"])
         out[f"{key}_rose"] = out[f"{key}_cis_apart"] and out[f"{key}_change"] > 0
+    out["reward_step_cis_apart"] = apart(first["reward_step_ci"], last["reward_step_ci"])
     return out
 
 
@@ -468,12 +475,13 @@ def fmt(v, ci=None, pct: bool = False) -> str:
 def markdown(res: dict) -> str:
     lines = ["## GRPO learning (probe reward)", "",
              f"{res['machine']}; torch threads {res['torch_threads']}; profile {res['profile']}", "",
-             "| arm | steps | s/step | reward first K | reward last K | apart | gate first K | gate last K | apart | KL last |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| arm | steps | s/step | reward first K | reward last K | apart | apart, steps resampled | gate first K | gate last K | apart | KL last |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for arm, a in res["arms"].items():
         fl = a["first_last"]
         lines.append(f"| {arm} | {a['steps']} | {a['seconds_per_step']} | {fmt(fl['first']['reward'], fl['first']['reward_ci'])} | "
                      f"{fmt(fl['last']['reward'], fl['last']['reward_ci'])} | {'yes' if fl['reward_cis_apart'] else 'no'} | "
+                     f"{'yes' if fl.get('reward_step_cis_apart') else 'no'} | "
                      f"{fmt(fl['first']['gate_pass'], fl['first']['gate_pass_ci'], True)} | "
                      f"{fmt(fl['last']['gate_pass'], fl['last']['gate_pass_ci'], True)} | {'yes' if fl['gate_pass_cis_apart'] else 'no'} | "
                      f"{fmt(a['kl'].get('last'))} |")

@@ -261,6 +261,9 @@ def test_pool_windows_are_whole_balanced_passes():
     assert fl["reward_rose"]
     plain = first_last([dict(r, prompt_id="p") for r in recs], period=3)
     assert not plain["first"]["balanced"] and not plain["reward_cis_apart"]
+    # resampling whole steps (6 per window, each one prompt) keeps the prompts' spread: the cautious
+    # check needs more steps than this to separate the same rise
+    assert not fl["reward_step_cis_apart"] and fl["first"]["reward_step_ci"][1] - fl["first"]["reward_step_ci"][0] > 0.2
     assert per_pass(recs, 3) == pytest.approx([0.4833] * 4 + [2.0 / 3] * 5, abs=1e-3)
 
 
