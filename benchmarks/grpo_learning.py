@@ -10,10 +10,13 @@ Pipeline (one process, the library's own functions):
   4. the control: the same run (same checkpoint, prompts, seeds, budget) but the policy is trained
      on the rewards permuted across each step's completions, so it sees the same numbers with the
      link to its own completions broken; its logged rewards stay the completions' true ones;
-  5. base, sft, grpo and control answer the HTML eval suite greedily, scored like `evaluate`.
+  5. with a --pool: sft, grpo and control each sample fresh answers to the pool's prompts;
+  6. base, sft, grpo and control answer the HTML eval suite greedily, scored like `evaluate`.
 If GRPO learns, the GRPO arm's reward and gate-pass rate rise from its first steps to its last
-(bootstrap 95% CIs over the completions of the first and last K = max(2, steps // 4) steps) and
-the control's do not, and the GRPO checkpoint beats the control and SFT on the suite.
+(bootstrap 95% CIs of the first and last K = max(2, steps // 4) steps; on a pool, whole passes
+with prompt-balanced means, see `first_last`) and the control's do not; on a pool the GRPO
+checkpoint's fresh answers beat sft's and the control's; the suite says whether that carries
+over to requests it never trained on.
 
 Writes the JSON (--out), a figure (--figure) and an MLflow run (experiment cogevol-benchmarks),
 then prints a markdown summary.
@@ -22,9 +25,9 @@ Run (about 2.5 h on 2 cores: SFT ~15-30 min, 45 + 45 min of GRPO, evaluation ~15
   python benchmarks/grpo_learning.py --profile cpu-small --minutes 45 --control-minutes 45
   (--sft-model models/.../sft reuses an SFT checkpoint; --skip-control runs the GRPO arm alone;
   --parallel runs the two arms side by side, one process each)
-The run where the tiny student learns (docs/benchmarks.md; about 75 min on 2 cores):
+The run where the tiny student learns (docs/benchmarks.md; about 2 h on 2 cores):
   python benchmarks/grpo_learning.py --profile benchmarks/grpo_learning_tiny_pool.yaml --sft-model models/sft \
-      --screen 24 --pool 6 --parallel --minutes 60
+      --screen 24 --pool 6 --parallel --max-steps 180 --minutes 150 --pool-samples 16
 """
 
 from __future__ import annotations

@@ -91,7 +91,8 @@ def test_concurrent_decks_share_the_renderers_pages():
 
     async def go():
         async with Scorers(ScoringSettings(workers=2)) as scorers:
-            scores = await scorers.score([ScoreItem("slide", CLEAN)] * 12)
+            # 12 distinct items (identical ones would be scored once): the same deck for 12 requests
+            scores = await scorers.score([ScoreItem("slide", CLEAN, f"lesson {k}") for k in range(12)])
             return scores, len(scorers.slides.renderer._opened)
 
     scores, opened = asyncio.run(go())
