@@ -29,8 +29,7 @@ if ! .venv/bin/python -c "import importlib.util, sys; sys.exit(importlib.util.fi
 fi
 
 # The package's ~240 dependencies go in with uv, which downloads and unpacks them in parallel:
-# 35 s on 2 cores where pip takes 2.5 min, the same versions (a quarter of the quick start's
-# time budget). uv reads UV_INDEX_URL / UV_EXTRA_INDEX_URL, not pip's config: behind a private
+# 35 s on 2 cores where pip takes 2.3 min, with the same versions. uv reads UV_INDEX_URL / UV_EXTRA_INDEX_URL, not pip's config: behind a private
 # index, set those, or COGEVOL_INSTALLER=pip to install with pip and its config. torch is
 # already in place, so neither pulls another build. pip stays the fallback if uv fails.
 stamp=.venv/.cogevol-installed

@@ -5,6 +5,9 @@ from pathlib import Path
 import orjson
 import pytest
 
+from cogevol.scoring.base import ScorersBase
+from cogevol.scoring.types import Score, ScoreItem
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -110,3 +113,21 @@ def tracking(tmp_path):
 
     mlflow.set_tracking_uri(tracking_uri())
     mlflow.MlflowClient().create_experiment(EXPERIMENT, artifact_location=(tmp_path / "artifacts").as_uri())
+
+
+class Counting(ScorersBase):
+    """A backend that scores an item by its text and remembers what it was asked."""
+
+    def __init__(self):
+        self.asked: list[ScoreItem] = []
+
+    async def open(self):
+        pass
+
+    async def aclose(self):
+        pass
+
+    async def _stream(self, items):
+        self.asked += items
+        for k in reversed(range(len(items))):  # out of order, as real backends finish
+            yield k, Score(items[k].modality, len(items[k].text) / 10, "pass", items[k].text)

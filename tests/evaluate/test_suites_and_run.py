@@ -7,6 +7,7 @@ import pytest
 from cogevol.evaluate.run import comparison_markdown, run_scoring, score_outputs, summarise
 from cogevol.evaluate.suites import SuiteError, SuiteItem, load_suite
 from cogevol.scoring import Scorers
+from tests.conftest import Counting
 
 ROOT = Path(__file__).parents[2]
 DECK = (ROOT / "tests" / "slides" / "corpus" / "photosynthesis__clean.json").read_text()
@@ -65,8 +66,6 @@ def test_every_answer_is_scored_with_the_training_rewards():
 
 
 def test_systems_that_answer_alike_are_scored_once_per_answer():
-    from tests.scoring.test_backends import Counting
-
     items = [SuiteItem("h1", "html", "tool", "a counter"), SuiteItem("h2", "html", "tool", "a clock")]
     per_system = {"sft": (items, [LIVE, DEAD]), "grpo": (items, [LIVE, None]), "other": (items, [DEAD, DEAD])}
     scorers = Counting()

@@ -7,10 +7,10 @@ import pytest
 import yaml
 
 from cogevol.scoring import Score, ScoreItem, Scorers, ScoringConfig, ScoringSettings, open_scorers
-from cogevol.scoring.base import ScorersBase, in_chunks
+from cogevol.scoring.base import in_chunks
 from cogevol.scoring.http_client import HttpScorers
 from cogevol.scoring.ray_backend import RayScorers
-from tests.conftest import REPO
+from tests.conftest import REPO, Counting
 
 
 def test_score_round_trips_through_json_without_its_images():
@@ -57,24 +57,6 @@ def test_chunks_fan_out_and_come_back_in_order():
     pairs = asyncio.run(go())
     assert sorted(calls) == [2, 4, 4] and sorted(k for k, _ in pairs) == list(range(10))
     assert all(s.reason == str(k) for k, s in pairs)
-
-
-class Counting(ScorersBase):
-    """A backend that scores an item by its text and remembers what it was asked."""
-
-    def __init__(self):
-        self.asked: list[ScoreItem] = []
-
-    async def open(self):
-        pass
-
-    async def aclose(self):
-        pass
-
-    async def _stream(self, items):
-        self.asked += items
-        for k in reversed(range(len(items))):  # out of order, as real backends finish
-            yield k, Score(items[k].modality, len(items[k].text) / 10, "pass", items[k].text)
 
 
 def test_identical_items_are_scored_once_and_every_one_is_answered():
