@@ -28,11 +28,24 @@ def tokens(drained: dict) -> set[str]:
     return out
 
 
+def differs(sa: dict, sb: dict) -> str:
+    """What differs between two snapshots, as evidence ("" when nothing does): text and form
+    state, canvas pixels, or where elements are and how they are painted (CSS animations and
+    transitions, inline styles, SVG attributes, layout and visibility)."""
+    if sa["dom"] != sb["dom"]:
+        return "visible text or form state"
+    if sa["canvas"] != sb["canvas"]:
+        return "canvas pixels"
+    if sa.get("paint") != sb.get("paint") or sa.get("box") != sb.get("box"):
+        return "element position or style"
+    return ""
+
+
 async def mirror_input(a: Session, b: Session, step: Step | None) -> None:
     """The twin gets what the input left behind except the input: pointer position and focus."""
     if step is not None and step[0] in ("click", "type", "tap", "drag"):
         x, y = (step[4], step[5]) if step[0] == "drag" else (step[2], step[3])
-        await b.page.mouse.move(x, y)
+        await b.point(x, y)
     await b.call("setFocus", await a.call("focused"))
 
 
@@ -58,9 +71,9 @@ async def drive(a: Session, b: Session | None, act: Action, before: tuple | None
             sa, sb = await a.snapshot(), before[0]
         else:
             continue
-        if sa["dom"] != sb["dom"] or sa["canvas"] != sb["canvas"]:
+        if differs(sa, sb):
             act.steps = done
-            what = "visible text or form state" if sa["dom"] != sb["dom"] else "canvas pixels"
+            what = differs(sa, sb)
             how = f"holding {step[2]}" if step[0] == "key" else f"{step[1]} at ({step[2]:.0f}, {step[3]:.0f})" if step[0] in ("tap", "click", "drag") else step[1]
             return "live", f"{what} changed after {how}", step[1]
     act.steps = done
@@ -75,10 +88,9 @@ async def verdict(snaps: tuple[dict, dict], shot_before: bytes | None, a: Sessio
     (snaps[1]): the twin `b`, or for an idle page its own state before the input, whose
     screenshot is `shot_before`. Returns (verdict, evidence)."""
     sa, sb = snaps
-    if sa["dom"] != sb["dom"]:
-        return "live", "visible text or form state changed"
-    if sa["canvas"] != sb["canvas"]:
-        return "live", "canvas pixels changed"
+    what = differs(sa, sb)
+    if what:
+        return "live", f"{what} changed"
     if cfg.pixel_check:
         if b is not None:
             pa, pb = await asyncio.gather(a.screenshot(), b.screenshot())

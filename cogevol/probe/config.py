@@ -17,7 +17,9 @@ class ProbeConfig:
     seed: int = 1234
     quiet_ms: int = 500
     quiet_steps: int = 2
+    quiet_max_ms: int = 1500
     settle_ms: int = 400
+    response_wait_ms: int = 1600
     idle_ms: int = 600
     overlay_wait_ms: int = 1500
     key_hold_ms: int = 250
@@ -29,6 +31,7 @@ class ProbeConfig:
     idle_shortcut: bool = True
     page_timeout_s: float = 10.0
     hang_s: float = 1.5
+    render_hang_s: float = 8.0
     clock_slice_ms: int = 100
     max_twin_rebuilds: int = 3
     pixel_check: bool = True
@@ -64,12 +67,15 @@ class ProbeResult:
     outcome: str = "ok"  # ok | page_hung | page_crashed | page_navigated | harness_error
     reason: str = ""
     controls: list[Control] = field(default_factory=list)
-    animates: bool = False  # visible change on its own during the quiet window
+    animates: bool = False  # something moves on its own during the quiet window (a counter alone is not motion)
+    changes: bool = False  # visible state changes on its own during the quiet window (counters included)
+    motion: str = ""  # what moved on its own, or why nothing counts as motion: the evidence behind animates / moves_later
+    quiet_ms: int = 0  # virtual ms the quiet window ran (quiet_ms to quiet_max_ms of the config): a twin replays as much
     moves_later: bool = False  # ... or still on its own at the end (an animation a button set off, or a timer started late)
     moves_at_end: bool | None = None  # still changing on its own after the inputs (None: not measured, budget spent)
     method: str = "twin"
     viewport: dict = field(default_factory=dict)  # desktop / tablet / mobile layout measures
-    fill: float = 0.0  # share of the first screen that is not background (first screenshot)
+    fill: float | None = None  # share of the first screen that is not background (first screenshot; None: not reached)
     errors: list[str] = field(default_factory=list)  # first uncaught errors and console errors
     error_count: int = 0
     load_errors: int = 0  # of which before any input

@@ -31,12 +31,13 @@ import logging
 import time
 
 from cogevol.browser.pool import BrowserPool, PageHung
-from cogevol.probe.compare import drive, tokens, verdict
+from cogevol.probe.compare import differs, drive, tokens, verdict
 from cogevol.probe.config import Control, ProbeConfig, ProbeResult
 from cogevol.probe.drivers import Action, key_name, keyboard_action, order_controls, pointer_action
 from cogevol.probe.lockstep import Lockstep
+from cogevol.probe.motion import MOVES, observe_motion
 from cogevol.probe.pixels import screen_fill
-from cogevol.probe.session import Session, instrument_script, is_timeout
+from cogevol.probe.session import Session, instrument_script, is_timeout, renders
 
 # the probe's public names, wherever they live now (importers use cogevol.probe.core)
 __all__ = ["Control", "ProbeConfig", "ProbeResult", "key_name", "order_controls", "probe_html", "screen_fill"]
@@ -56,6 +57,8 @@ class _Probe:
         self.key_values: list[str] = []  # keys the page's handlers compare against
         self.waited = False  # for an overlay to lift (once per page)
         self.deadline = time.perf_counter() + cfg.page_timeout_s
+        # a page that renders may keep its main thread waiting on the rasteriser: slow, not hung
+        self.hang_s = max(cfg.hang_s, cfg.render_hang_s) if renders(html) else cfg.hang_s
 
     def _on_console(self, msg) -> None:
         if msg.type == "error" and not msg.text.startswith("Failed to load resource"):  # blocked resources are listed apart
@@ -70,27 +73,27 @@ class _Probe:
     async def _open(self, stack: contextlib.AsyncExitStack) -> Session:
         """Open and load a copy of the page: the first is the page under test, later ones twins."""
         page = await stack.enter_async_context(self.pool.page(self.html))
-        s = Session(page, self.pool.cfg.action_timeout_ms / 1000 * 2, self.cfg.clock_slice_ms)
+        s = Session(page, self.pool.cfg.action_timeout_ms / 1000 * 2, self.cfg.clock_slice_ms, hang_s=self.hang_s)
         if self.a is None:  # the page under test: its errors (the twin's would count twice)
             self.a = s
             s.on_error = self._error
             page.on("pageerror", lambda e: self._error(str(e)))
             page.on("console", self._on_console)
-        await s.load(self.pool.cfg.load_timeout_ms, self.instrument, self.cfg.hang_s)
+        await s.load(self.pool.cfg.load_timeout_ms, self.instrument)
         return s
 
     async def run(self) -> ProbeResult:
         """Probe within the budget. Out of time with the page still answering: a verdict over
         the controls driven so far (the rest `skipped`); not answering: page_hung."""
         cfg, r = self.cfg, self.result
-        hard_cap = cfg.page_timeout_s + 2 * cfg.hang_s + 3  # the budget is checked between controls; this bounds the one in flight
+        hard_cap = cfg.page_timeout_s + 2 * self.hang_s + 3  # the budget is checked between controls; this bounds the one in flight
         async with contextlib.AsyncExitStack() as stack:
             try:
                 await asyncio.wait_for(self._run(stack), hard_cap)
             except Exception as e:
                 if not is_timeout(e) or self.a is None or r.outcome != "ok":
                     raise
-                if not await self.a.answers(cfg.hang_s):
+                if not await self.a.answers(self.hang_s):
                     raise
                 await self._out_of_budget()
             with contextlib.suppress(Exception):
@@ -121,7 +124,7 @@ class _Probe:
         await stack.enter_async_context(twin_stack)
         a = await self._open(stack)
         content = await a.call("visibleContent")
-        baseline, r.animates = await self._quiet(a)
+        baseline = await self._quiet(a)
         r.load_errors = r.error_count
         if not await self._rendered(a, content):
             return
@@ -133,19 +136,19 @@ class _Probe:
         await self._motion_at_end(a)
         r.viewport.update(await self._viewports(a))
 
-    async def _quiet(self, a: Session) -> tuple[set[str], bool]:
+    async def _quiet(self, a: Session) -> set[str]:
         """Run the page untouched: the draw and mutation signatures it makes by itself (the
-        baseline method subtracts them), and whether its visible state changes on its own."""
-        baseline: set[str] = set()
-        states = set()
-        step = max(1, self.cfg.quiet_ms // self.cfg.quiet_steps)
+        baseline method subtracts them); whether anything moves on its own and whether its
+        visible state changes at all go into the result (animates, changes, motion)."""
+        r, baseline = self.result, set()
         await a.call("drain")  # what loading did is not what the page does by itself
-        for _ in range(self.cfg.quiet_steps):
-            await a.run(step)
-            baseline |= tokens(await a.call("drain"))
-            snap = await a.snapshot()
-            states.add((snap["dom"], snap["canvas"]))
-        return baseline, len(states) > 1
+
+        def collect(drained: dict) -> None:
+            baseline.update(tokens(drained))
+
+        r.motion, r.changes, r.quiet_ms = await observe_motion(a, self.cfg.quiet_ms, self.cfg.quiet_max_ms, self.cfg.quiet_steps, collect)
+        r.animates = r.motion.startswith(MOVES)
+        return baseline
 
     async def _rendered(self, a: Session, content: dict) -> bool:
         """Whether the page shows anything (`content`: what it showed right after loading);
@@ -191,7 +194,7 @@ class _Probe:
         max_controls and the page budget; False when the tab crashed under an input."""
         cfg, r = self.cfg, self.result
         order = order_controls(r.controls, self.request)
-        await lock.begin(a, r.animates, bool(order), self.deadline)
+        await lock.begin(a, r.changes, bool(order), self.deadline)
         driven = 0
         for k in order:
             c = r.controls[k]
@@ -236,14 +239,15 @@ class _Probe:
         cfg, r, b = self.cfg, self.result, lock.b
         skip = act.index if act.kind in ("text", "select", "range", "click") else -1
         before = await self._before_input(a, lock, c, act, skip)
-        await a.call("drain")
+        scheduled = (await a.call("drain"))["scheduled"]
         errors_before = r.error_count
         t_input = a.t
         early = await drive(a, b, act, before, cfg)
         if b is not None and b.t < a.t:
             await b.run(a.t - b.t)
         await asyncio.gather(*(s.run(cfg.settle_ms) for s in (a, b) if s is not None))
-        new = tokens(await a.call("drain")) - baseline
+        drained = await a.call("drain")
+        new = tokens(drained) - baseline
         c.baseline_verdict = "live" if new else "dead"
         c.errors = r.error_count - errors_before
         lock.history.append((t_input, act))
@@ -254,12 +258,37 @@ class _Probe:
         elif b is not None:
             snaps = await asyncio.gather(a.snapshot(skip), b.snapshot(skip))
             c.twin_verdict, c.evidence = await verdict(snaps, None, a, b, act, cfg)
+        if c.twin_verdict == "dead" and drained["scheduled"] > scheduled:  # the handler scheduled work: it may answer late
+            late = await self._late_response(a, b, lock, before, skip)
+            if late:
+                c.twin_verdict, c.evidence = late
         if lock.use_twin and c.twin_verdict:
             c.verdict = c.twin_verdict
         else:
             c.verdict, c.evidence = c.baseline_verdict, ", ".join(sorted(new)[:3]) or "no new draw or DOM signature"
         if c.verdict == "live" and not c.driver:
             c.driver = "+".join(dict.fromkeys(st[1] for st in act.steps))
+
+    async def _late_response(self, a: Session, b: Session | None, lock: Lockstep, before: tuple | None,
+                             skip: int) -> tuple[str, str] | None:
+        """A control whose handler scheduled work (a Start button whose timer ticks once a
+        second, a search animated over the next seconds) may show nothing within settle_ms:
+        keep both pages running in step, up to response_wait_ms more, and compare as we go."""
+        cfg, waited = self.cfg, 0
+        step = max(1, cfg.response_wait_ms // 4)
+        while waited < cfg.response_wait_ms and time.perf_counter() < self.deadline:
+            await asyncio.gather(*(s.run(step) for s in (a, b) if s is not None))
+            waited += step
+            if lock.static:
+                counter = before[0] if before else None
+            elif b is not None:
+                counter = await b.snapshot(skip)
+            else:
+                return None
+            what = differs(await a.snapshot(skip), counter) if counter else ""
+            if what:
+                return "live", f"{what} changed {cfg.settle_ms + waited} ms after the input"
+        return None
 
     async def _before_input(self, a: Session, lock: Lockstep, c: Control, act: Action, skip: int) -> tuple | None:
         """Make the counterfactual match the moment before the input: for an idle page, its
@@ -269,10 +298,15 @@ class _Probe:
         before = None
         if lock.static:
             if act.kind != "keyboard":
-                await a.page.mouse.move(act.x, act.y)
+                await a.point(act.x, act.y)
+                if not await a.call("idle"):  # a hover transition: let it finish, it is not the response
+                    await a.run(self.cfg.settle_ms)
             before = (await a.snapshot(skip), await a.screenshot() if self.cfg.pixel_check else None)
         elif lock.b is not None and act.kind != "keyboard":
             await lock.b.call("aim", c.index)  # same scroll position
+            # the pointer reaches the control on both pages at the same virtual time, so hover
+            # styles (and the transitions they start) are the same on both; only the input differs
+            await asyncio.gather(a.point(act.x, act.y), lock.b.point(act.x, act.y))
         # an element that loses focus to the input redraws its focus ring: not a response
         # (in the twin too: its focus is mirrored by script, which draws rings differently)
         had_focus = await a.call("focused")
@@ -288,10 +322,11 @@ class _Probe:
             return
         if not r.animates:  # let the inertia of the last input (a drag's damping, a transition) die down first
             await a.run(cfg.idle_ms)
-        s1 = await a.snapshot()
-        await a.run(cfg.settle_ms)
-        r.moves_at_end = s1 != await a.snapshot()
+        motion, _, _ = await observe_motion(a, cfg.settle_ms, cfg.quiet_max_ms, 2)
+        r.moves_at_end = motion.startswith(MOVES)
         r.moves_later = r.moves_at_end and not r.animates
+        if r.moves_later:
+            r.motion = motion
 
     async def _viewports(self, a: Session) -> dict:
         """Layout measures at tablet and phone sizes (the desktop ones come from the first screen)."""
@@ -311,13 +346,14 @@ async def probe_html(pool: BrowserPool, html: str, cfg: ProbeConfig | None = Non
     cfg = cfg or ProbeConfig()
     t0 = time.perf_counter()
     probe = _Probe(pool, html, cfg, request, motion)
+    hang_s = probe.hang_s
     try:
         result = await probe.run()
     except Exception as e:  # classify: the page's fault or ours
         result = probe.result
         msg = f"{type(e).__name__}: {e}".splitlines()[0][:240]
         if is_timeout(e) or isinstance(e, PageHung):
-            result.outcome, result.reason = "page_hung", f"page hung: it stopped answering for {cfg.hang_s:g} s (busy main thread or runaway script)"
+            result.outcome, result.reason = "page_hung", f"page hung: it stopped answering for {hang_s:g} s (busy main thread or runaway script)"
         elif "Execution context was destroyed" in msg or "navigat" in msg.lower():
             result.outcome, result.reason = "page_navigated", f"page reloads or navigates by itself: {msg}"
         elif "crash" in msg.lower() or "Target closed" in msg or "has been closed" in msg:

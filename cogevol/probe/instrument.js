@@ -20,15 +20,128 @@
   // shows without input is simply what it shows now
   const pending = (G.pending = new Set());
   const st = window.setTimeout, ct = window.clearTimeout, si = window.setInterval, ci = window.clearInterval;
+  // timers scheduled outside any timer callback: by an input handler (or loading). A control
+  // whose handler schedules work may answer late (a Start button whose timer ticks at 1 s).
+  G.scheduled = 0;
+  let inTimer = 0;
+  const timed = (fn) => function (...a) {
+    inTimer++;
+    try { return fn.apply(this, a); } finally { inTimer--; G.sync(); }  // CSS motion follows the callback's time
+  };
   window.setTimeout = function (fn, ms, ...args) {
     if (typeof fn !== 'function') { G.untracked = true; return st.call(window, fn, ms, ...args); }
-    const id = st.call(window, function (...a) { pending.delete(id); return fn.apply(this, a); }, ms, ...args);
+    if (!inTimer) G.scheduled++;
+    const run = timed(fn);
+    const id = st.call(window, function (...a) { pending.delete(id); return run.apply(this, a); }, ms, ...args);
     pending.add(id);
     return id;
   };
   window.clearTimeout = (id) => { pending.delete(id); return ct.call(window, id); };
-  window.setInterval = function (fn, ms, ...args) { const id = si.call(window, fn, ms, ...args); pending.add(id); return id; };
+  window.setInterval = function (fn, ms, ...args) {
+    if (typeof fn !== 'function') { G.untracked = true; return si.call(window, fn, ms, ...args); }
+    if (!inTimer) G.scheduled++;
+    const id = si.call(window, timed(fn), ms, ...args); pending.add(id); return id;
+  };
   window.clearInterval = (id) => { pending.delete(id); return ci.call(window, id); };
+  // --- CSS animations, transitions, the Web Animations API and SMIL on the virtual clock -----
+  // They run on the compositor's real-time timeline, which the paused clock does not hold:
+  // two copies of a page would drift apart and a snapshot would depend on the machine's speed.
+  // So every animation is held paused and set to the time the virtual clock says it has run
+  // (its birth: the virtual time it was first seen, which is when it was made, since we look
+  // after every timer callback, every input and every real frame). A finite one that reaches
+  // its end is finished, so `animationend`, `transitionend` and `finished` still fire. What the
+  // page does to an animation itself (pause, play, seek, rate, CSS animation-play-state) is
+  // honoured: a seek or rate change re-bases it, a pause holds it where it is.
+  const held = new WeakMap();  // animation -> { t: virtual birth, ct: its time then, set: the time we last gave it, rate }
+  const pagePaused = new WeakSet();
+  const AP = window.Animation && Animation.prototype;
+  const vnow = () => performance.now();
+  let pauseA = null, finishA = null, playState = null;
+  if (AP) {
+    pauseA = AP.pause; finishA = AP.finish;
+    const play = AP.play, d = Object.getOwnPropertyDescriptor(AP, 'playState');
+    playState = d && d.get;
+    AP.pause = function () { pagePaused.add(this); return pauseA.call(this); };
+    AP.play = function () { pagePaused.delete(this); held.delete(this); return play.call(this); };
+    // a held animation is running as far as the page can tell
+    if (playState) Object.defineProperty(AP, 'playState', { configurable: true, get() {
+      const ps = playState.call(this);
+      return ps === 'paused' && held.has(this) && !pagePaused.has(this) ? 'running' : ps;
+    } });
+  }
+  const cssPaused = (a) => {
+    if (!window.CSSAnimation || !(a instanceof CSSAnimation) || !a.effect || !a.effect.target) return false;
+    const cs = getComputedStyle(a.effect.target, a.effect.pseudoElement || null);
+    const names = cs.animationName.split(','), states = cs.animationPlayState.split(',');
+    const k = names.map((n) => n.trim()).indexOf(a.animationName);
+    return (states[k >= 0 ? k % states.length : 0] || '').trim() === 'paused';
+  };
+  const svgs = new WeakMap();  // outermost <svg> with SMIL -> virtual birth
+  const SMIL = 'animate, animateTransform, animateMotion, set';
+  const svgPause = window.SVGSVGElement && SVGSVGElement.prototype.pauseAnimations;
+  const svgUnpause = window.SVGSVGElement && SVGSVGElement.prototype.unpauseAnimations;
+  const svgPaused = new WeakSet();
+  if (svgPause) {
+    SVGSVGElement.prototype.pauseAnimations = function () { svgPaused.add(this); return svgPause.call(this); };
+    SVGSVGElement.prototype.unpauseAnimations = function () { svgPaused.delete(this); svgs.delete(this); };
+  }
+  let syncing = false;
+  G.sync = () => {
+    if (syncing || !AP || !document.getAnimations) return;
+    syncing = true;
+    try {
+      const now = vnow();
+      for (const a of document.getAnimations()) {
+        if (pagePaused.has(a) || (playState && playState.call(a) === 'finished')) continue;
+        const ct = a.currentTime;
+        if (ct === null) continue;
+        let h = held.get(a);
+        // first seen, or the page moved it (a seek) or changed its rate: re-base
+        if (!h || (h.set !== null && Math.abs(ct - h.set) > 0.5) || h.rate !== a.playbackRate) {
+          h = { t: now, ct: h ? ct : 0, set: null, rate: a.playbackRate };
+          held.set(a, h);
+          pauseA.call(a);
+        }
+        if (cssPaused(a)) { h.t = now; h.ct = ct; h.set = ct; continue; }
+        const target = Math.max(0, h.ct + (now - h.t) * a.playbackRate);
+        const tm = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
+        if (tm && Number.isFinite(tm.endTime) && a.playbackRate > 0 && target >= tm.endTime) {
+          held.delete(a);
+          finishA.call(a);
+          continue;
+        }
+        a.currentTime = target;
+        h.set = a.currentTime;
+      }
+      for (const anim of document.querySelectorAll(SMIL)) {
+        const svg = anim.ownerSVGElement && (anim.ownerSVGElement.ownerSVGElement || anim.ownerSVGElement);
+        if (!svg || svgPaused.has(svg)) continue;
+        let t = svgs.get(svg);
+        if (t === undefined) { t = now - svg.getCurrentTime() * 1000; svgs.set(svg, t); svgPause.call(svg); }
+        const want = (now - t) / 1000;
+        if (Math.abs(svg.getCurrentTime() - want) > 1e-4) svg.setCurrentTime(want);
+      }
+    } catch (e) { /* never break the page */ } finally { syncing = false; }
+  };
+  // whether something is still set to move (held animations not at rest, SMIL on a running svg)
+  G.animating = () => {
+    if (!document.getAnimations) return false;
+    for (const a of document.getAnimations()) {
+      if (pagePaused.has(a) || !held.has(a) || cssPaused(a)) continue;
+      const tm = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
+      if (tm && (!Number.isFinite(tm.endTime) || (a.currentTime !== null && a.currentTime < tm.endTime))) return true;
+    }
+    for (const anim of document.querySelectorAll(SMIL)) {
+      const svg = anim.ownerSVGElement && (anim.ownerSVGElement.ownerSVGElement || anim.ownerSVGElement);
+      if (svg && !svgPaused.has(svg)) return true;
+    }
+    return false;
+  };
+  // what loading made is held from the start; what inputs make, by the probe after each input
+  // (Session.gesture); the clock's own requestAnimationFrame is virtual too, so real frames
+  // cannot be used to catch them
+  document.addEventListener('DOMContentLoaded', () => G.sync());
+  window.addEventListener('load', () => G.sync());
   // --- containment -------------------------------------------------------------------------
   window.alert = () => {}; window.confirm = () => false; window.prompt = () => null; window.print = () => {};
   window.open = () => null;
@@ -104,11 +217,25 @@
     list.delete(key); list.set(key, [p.x, p.y]);
     if (list.size > 64) list.delete(list.keys().next().value);
   };
+  // where numbers were written on a canvas (an FPS counter, a frame number, a clock): the
+  // motion check looks past them, since a still scene whose only change is a counter is not
+  // an animation (canvas pixels, most recent last; emptied by each motion sample)
+  G.numberBoxes = new WeakMap();
+  const numberBox = (ctx, args) => {
+    if (!/\d/.test(String(args[0])) || typeof args[1] !== 'number') return;
+    const c = ctx.canvas; if (!c) return;
+    const w = ctx.measureText(String(args[0])).width, h = (parseFloat(ctx.font) || 10) * 1.4;
+    const t = ctx.getTransform(), p = t.transformPoint({ x: args[1], y: args[2] });
+    const sx = Math.hypot(t.a, t.b) || 1, sy = Math.hypot(t.c, t.d) || 1;
+    const al = ctx.textAlign, x0 = al === 'center' ? p.x - (w * sx) / 2 : al === 'right' || al === 'end' ? p.x - w * sx : p.x;
+    let list = G.numberBoxes.get(c); if (!list) G.numberBoxes.set(c, (list = []));
+    if (list.length < 200) list.push([x0 - 2, p.y - h * sy, w * sx + 4, 2 * h * sy]);
+  };
   if (C2D) for (const m of DRAW) {
     const f = C2D[m]; if (typeof f !== 'function') continue;
     C2D[m] = function (...args) {
       if (G.draws.length < 20000) G.draws.push(m + '(' + args.map(round).join(',') + ')' + (m.startsWith('fill') ? this.fillStyle : m.startsWith('stroke') ? this.strokeStyle : ''));
-      try { shape(this, m, args); } catch (e) { /* never break the page's drawing */ }
+      try { shape(this, m, args); if (m === 'fillText' || m === 'strokeText') numberBox(this, args); } catch (e) { /* never break the page's drawing */ }
       return f.apply(this, args);
     };
   }

@@ -76,7 +76,7 @@ class Lockstep:
     async def _rebuild(self, target_t: int) -> Session:
         """A fresh twin brought to virtual time `target_t` by replaying the input history."""
         b = await self.open_page(self.stack)
-        await b.run(max(1, self.cfg.quiet_ms // self.cfg.quiet_steps) * self.cfg.quiet_steps)  # what `a` ran
+        await b.run(self.result.quiet_ms)  # what `a` ran
         await b.call("discover")
         for t, act in self.history:
             if t > b.t:

@@ -94,6 +94,47 @@
     const a = lum(fg), b = lum(bg);
     return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
   };
+  // how an element looks, beyond its text: where it is (document coordinates, so scrolling is
+  // no change) and the painted properties that CSS animations, transitions and script move.
+  // Borders, shadows and outlines are left out: focus rings are drawn with them.
+  // Two parts: `paint`, the properties script and CSS move things with (which a text change
+  // never changes: transform, offsets, SVG geometry, colours), and `box`, the element's box,
+  // which also follows from text reflowing (a counter that grows a digit).
+  const PAINT = ['transform', 'left', 'top', 'opacity', 'color', 'backgroundColor', 'backgroundPosition', 'fill', 'stroke',
+                 'strokeDashoffset', 'filter', 'clipPath', 'cx', 'cy', 'r', 'x', 'y', 'd'];
+  const round2 = (v) => String(v).replace(/-?\d*\.\d+/g, (m) => String(Math.round(+m * 100) / 100));
+  const paint = (cs) => { let out = ''; for (const k of PAINT) out += ';' + round2(cs[k]); return out; };
+  const box = (n, sx, sy) => {
+    const r = n.getBoundingClientRect();
+    return Math.round(r.left + sx) + ',' + Math.round(r.top + sy) + ',' + Math.round(r.width) + ',' + Math.round(r.height);
+  };
+  // a canvas's pixels against its last sample, at low resolution, leaving out the boxes where
+  // numbers were written since then: true when something else changed
+  G.lastPixels = new WeakMap();
+  G.lastLooks = new WeakMap();
+  const scratch = document.createElement('canvas');
+  const pixelsMoved = (c) => {
+    const W = 96, H = Math.max(1, Math.round((W * c.height) / c.width));
+    scratch.width = W; scratch.height = H;
+    const x = scratch.getContext('2d', { willReadFrequently: true });
+    let data;
+    try { x.clearRect(0, 0, W, H); x.drawImage(c, 0, 0, W, H); data = x.getImageData(0, 0, W, H).data; } catch (e) { return false; }
+    const prev = G.lastPixels.get(c), boxes = G.numberBoxes.get(c) || [];
+    G.lastPixels.set(c, { data, boxes });
+    G.numberBoxes.set(c, []);
+    if (!prev || prev.data.length !== data.length) return false;
+    const fx = W / c.width, fy = H / c.height, skip = new Uint8Array(W * H);
+    for (const [bx, by, bw, bh] of [...prev.boxes, ...boxes]) {
+      for (let j = Math.max(0, Math.floor(by * fy) - 1); j < Math.min(H, Math.ceil((by + bh) * fy) + 1); j++)
+        for (let i = Math.max(0, Math.floor(bx * fx) - 1); i < Math.min(W, Math.ceil((bx + bw) * fx) + 1); i++) skip[j * W + i] = 1;
+    }
+    for (let k = 0; k < W * H; k++) {
+      if (skip[k]) continue;
+      const o = 4 * k;
+      if (Math.abs(data[o] - prev.data[o]) + Math.abs(data[o + 1] - prev.data[o + 1]) + Math.abs(data[o + 2] - prev.data[o + 2]) + Math.abs(data[o + 3] - prev.data[o + 3]) > 6) return true;
+    }
+    return false;
+  };
   const P = (window.__cogevolProbe = {
     controls: [],
     discover() {
@@ -142,7 +183,8 @@
     // left to the pixel check: a class or data-* change that renders nothing is not visible.
     snapshot(skip = -1) {
       const skipEl = skip >= 0 ? this.controls[skip] : null;
-      const parts = [];
+      const parts = [], boxes = [], paints = [];
+      const sx = window.scrollX, sy = window.scrollY;
       const shown = (n) => (n.checkVisibility ? n.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(n));
       const walk = (node) => {
         for (const n of node.childNodes) {
@@ -156,17 +198,54 @@
           if (n !== skipEl && (n.type === 'checkbox' || n.type === 'radio')) s += ' :checked=' + n.checked;
           if (tag === 'DETAILS' || tag === 'DIALOG') s += ' :open=' + n.open;
           parts.push(s + '>');
+          if (n === skipEl) inSkip++;
+          if (!inSkip) { boxes.push(box(n, sx, sy)); paints.push(paint(getComputedStyle(n))); }
           if (n.shadowRoot) { parts.push('[shadow]'); walk(n.shadowRoot); }
           if (n !== skipEl || !n.isContentEditable) walk(n);
+          if (n === skipEl) inSkip--;
         }
       };
+      let inSkip = 0;  // the control's own look (hover, focus, pressed) is its echo, not a response
       walk(document.body || document.documentElement);
       const canvases = [];
       for (const c of allElements(document)) {
         if (c.tagName !== 'CANVAS' || c.width * c.height === 0 || !shown(c)) continue;
         try { canvases.push(hash(c.toDataURL())); } catch (e) { canvases.push('tainted'); }
       }
-      return { dom: hash(parts.join('')), canvas: canvases.join(',') };
+      const text = parts.join('');
+      return { dom: hash(text), digits: hash(text.replace(/\d+/g, '0')), paint: hash(paints.join('|')), box: hash(boxes.join('|')),
+               canvas: canvases.join(',') };
+    },
+    // one sample for the motion check: the snapshot, whether a canvas changed outside the
+    // numbers written on it since the last sample, and whether the page has a scene (a canvas,
+    // picture or drawing that fills a good part of the screen): a still scene whose only
+    // change is a counter is not an animation. `reset`: start over (the first sample).
+    // Elements are compared one by one against the last sample: one whose text changed is
+    // left out (it and its ancestors reflow with it, and percentage transforms or right-anchored
+    // offsets follow its size), so a counter never passes for moving elements.
+    motion(reset = false) {
+      const snap = this.snapshot();
+      if (reset) { G.lastPixels = new WeakMap(); G.lastLooks = new WeakMap(); }
+      let canvasMoved = false, scene = false, paintMoved = false, boxMoved = false;
+      const screen = innerWidth * innerHeight, sx = window.scrollX, sy = window.scrollY;
+      for (const el of allElements(document)) {
+        const tag = el.tagName.toUpperCase();
+        if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'HEAD' || tag === 'TITLE' || tag === 'META' || tag === 'LINK') continue;
+        const shownNow = el.checkVisibility ? el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(el);
+        const now = shownNow ? [paint(getComputedStyle(el)), box(el, sx, sy), el.textContent] : null, last = G.lastLooks.get(el);
+        G.lastLooks.set(el, now);
+        if (!reset && last !== undefined && String(last) !== String(now) && (!last || !now || last[2] === now[2])) {
+          if (!last || !now || last[0] !== now[0]) paintMoved = true;  // appeared, vanished, or moved by style
+          else boxMoved = true;
+        }
+        if (!/^(CANVAS|SVG|VIDEO|IMG)$/.test(tag)) continue;
+        const r = el.getBoundingClientRect();
+        const area = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+        if (area <= 0 || !visible(el)) continue;
+        if (area >= 0.15 * screen) scene = true;
+        if (tag === 'CANVAS' && el.width * el.height > 0 && pixelsMoved(el)) canvasMoved = true;
+      }
+      return Object.assign(snap, { canvasMoved, scene, paintMoved, boxMoved });
     },
     // client coordinates of shapes drawn on canvas i, most recent first, inside its visible box
     shapeTargets(i, n) {
@@ -183,8 +262,9 @@
     },
     errorCount() { return G.errors.length; },
     box(i) { const el = this.controls[i]; if (!el) return null; const r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; },
-    idle() { return G.pending.size === 0 && !G.untracked; },
-    drain() { const d = G.draws, m = G.mutations; G.draws = []; G.mutations = []; return { draws: d, mutations: m }; },
+    idle() { return G.pending.size === 0 && !G.untracked && !G.animating(); },
+    sync() { G.sync(); return true; },
+    drain() { const d = G.draws, m = G.mutations; G.draws = []; G.mutations = []; return { draws: d, mutations: m, scheduled: G.scheduled }; },
     visibleContent() {
       let area = 0, text = 0;
       for (const el of allElements(document)) {
@@ -232,4 +312,9 @@
       return { width: W, overflow, clipped, small, textEls, overlaps, lowContrast };
     },
   });
+  // every call first brings CSS, Web Animations and SMIL motion to the virtual clock's time
+  for (const k of Object.keys(P)) {
+    const f = P[k];
+    if (typeof f === 'function') P[k] = function (...a) { G.sync(); return f.apply(this, a); };
+  }
 })();

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,16 @@ def instrument_script(cfg: ProbeConfig) -> str:
     return _INSTRUMENT.replace("__SEED__", str(int(cfg.seed))).replace("__FRAME_MS__", str(int(cfg.frame_ms))) + "\n" + _PAGE_JS
 
 
+_RENDERS = re.compile(r"<canvas|getContext\s*\(|webgl|three(\.module)?(\.min)?\.js|babylon|pixi|p5(\.min)?\.js|regl", re.I)
+
+
+def renders(html: str) -> bool:
+    """Whether a page draws to a canvas or WebGL (read from its source, before it runs). Such a
+    page can keep its main thread waiting on the rasteriser for seconds (shader compiles, frames
+    read back on a software GPU): that is slow, not hung, so it gets render_hang_s to answer."""
+    return bool(_RENDERS.search(html))
+
+
 def is_timeout(e: BaseException) -> bool:
     """Whether an exception is a timeout (asyncio's or Playwright's): the page, not the probe."""
     return isinstance(e, asyncio.TimeoutError) or "Timeout" in type(e).__name__ or "Timeout" in str(e).split("\n")[0]
@@ -43,9 +54,10 @@ class Session:
     """One page under a paused virtual clock."""
 
     def __init__(self, page: Any, timeout_s: float = 3.0, slice_ms: int = 100,
-                 on_error: Callable[[str], None] | None = None):
+                 on_error: Callable[[str], None] | None = None, hang_s: float = 1.5):
         self.page = page
-        self.timeout_s = timeout_s
+        self.hang_s = hang_s  # how long the main thread may not answer before the page is hung
+        self.timeout_s = max(timeout_s, hang_s)  # a call waits as long: a slow answer is still an answer
         self.slice_ms = max(1, slice_ms)
         self.on_error = on_error  # page errors thrown out of timer callbacks (the clock rethrows them)
         self.t = 0
@@ -55,7 +67,7 @@ class Session:
     def _on_crash(self, *_: object) -> None:
         self.crashed = True
 
-    async def load(self, timeout_ms: int, instrument: str, hang_s: float) -> None:
+    async def load(self, timeout_ms: int, instrument: str) -> None:
         """Load the page with the clock installed and paused and the instrumentation first."""
         await self.page.clock.install(time=T0)
         # the installed clock runs in real time until paused: pause far enough ahead that a
@@ -65,7 +77,7 @@ class Session:
         try:
             await self.page.goto(PAGE_URL, wait_until="load", timeout=timeout_ms)
         except Exception as e:  # slow to load is not hung: a page that still answers goes on
-            if "Timeout" not in f"{type(e).__name__} {e}" or not await self.answers(hang_s):
+            if "Timeout" not in f"{type(e).__name__} {e}" or not await self.answers(self.hang_s):
                 raise
 
     async def answers(self, within_s: float) -> bool:
@@ -108,6 +120,12 @@ class Session:
     async def gesture(self, step: Step, act: Action, cfg: ProbeConfig) -> None:
         """One real input, bounded: a handler that never returns blocks input dispatch too."""
         await asyncio.wait_for(_gesture(self, step, act, cfg), self.timeout_s + (cfg.key_hold_ms + 200) / 100)
+        await self.call("sync")  # a transition or animation the input started is held from the input's virtual time
+
+    async def point(self, x: float, y: float) -> None:
+        """Move the pointer (hover styles and their transitions start at this virtual time)."""
+        await self.page.mouse.move(x, y)
+        await self.call("sync")
 
     async def snapshot(self, skip: int = -1) -> dict:
         """The visible state (DOM text and structure, form state, canvas pixels), without the
@@ -115,8 +133,11 @@ class Session:
         return await self.call("snapshot", skip)
 
     async def screenshot(self) -> bytes:
-        """A PNG of the viewport with animations and the caret held still."""
-        return await self.page.screenshot(type="png", animations="disabled", caret="hide")
+        """A PNG of the viewport at the virtual time, caret hidden. CSS and SMIL animations are
+        already held at the virtual clock's time (instrument.js); Playwright's `animations=
+        "disabled"` would finish or cancel them, which changes the page under the probe."""
+        await self.call("sync")
+        return await self.page.screenshot(type="png", animations="allow", caret="hide")
 
 
 async def _gesture(s: Session, step: Step, act: Action, cfg: ProbeConfig) -> None:

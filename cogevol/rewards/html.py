@@ -76,7 +76,7 @@ class HtmlScore:
             "controls_operable": self.controls_operable, "controls_skipped": self.controls_skipped,
             "controls_excluded": self.controls_excluded, "expects": self.expects, "reason": self.reason, "seconds": r.seconds,
             "outcome": r.outcome, "harness_error": self.harness_error, "resource_failure": self.resource_failure,
-            "no_reward": self.reward is None, "method": r.method, "animates": r.animates, "moves_later": r.moves_later,
+            "no_reward": self.reward is None, "method": r.method, "animates": r.animates, "motion": r.motion, "moves_later": r.moves_later,
             "moves_at_end": r.moves_at_end, "budget_exhausted": r.budget_exhausted, "fill": r.fill, "errors": r.errors[:3],
             "error_count": r.error_count, "load_errors": r.load_errors, "blocked_resources": res.get("blocked", []),
             "mirrored_resources": res.get("mirrored", []), "terms": self.terms, "weights_used": self.weights_used,
@@ -143,7 +143,9 @@ def _gate(result: ProbeResult, expects: Expects, driven: list, live: list, skipp
         return result.reason or "not rendered"
     asked = f" (the request asks for {' and '.join(expects.kinds)})" if expects.source != "none" else ""
     if expects.animation and not (result.animates or result.moves_later) and not result.budget_exhausted:
-        return "hard fail: nothing moves on its own" + asked  # (with the budget spent, later motion was never measured)
+        still = result.motion.removeprefix("still:").strip() if result.motion.startswith("still:") else ""
+        why = f" ({still})" if still.startswith("only") else ""
+        return "hard fail: nothing moves on its own" + why + asked  # (with the budget spent, later motion was never measured)
     if expects.animation and result.moves_at_end is False and result.error_count:
         return f"hard fail: the animation stops after a script error ({result.errors[0][:80] if result.errors else 'error'})" + asked
     if expects.interactive and not live and not skipped:
@@ -164,7 +166,8 @@ def _terms(result: ProbeResult, expects: Expects, driven: list, live: list, sett
     for name in ("desktop",) if partial else ("desktop", "tablet", "mobile"):
         if name in result.viewport:
             terms[f"viewport_{name}"] = viewport_defect(result.viewport[name])
-    terms["blank"] = round(max(0.0, 1 - result.fill / settings.fill_target), 4)
+    if result.fill is not None:  # a page too slow to reach its first screen within the budget has no fill to judge
+        terms["blank"] = round(max(0.0, 1 - result.fill / settings.fill_target), 4)
     errors = result.load_errors if partial else result.error_count
     terms["console_errors"] = round(min(1.0, errors / max(1, settings.errors_full)), 4)
     if driven and not partial:
