@@ -90,7 +90,7 @@ def _with_judge(params: dict, url: str | None, model: str | None) -> dict:
 
 def _score_files(items: list[tuple[str, str]], modality: str, params: dict, request: str, on_score,
                  workers: int | None = None, in_order: bool = False, screenshots: bool = False,
-                 probe_overrides: dict | None = None) -> None:
+                 probe_overrides: dict | None = None, checklist: str = "") -> None:
     """Score files in process and hand each (path, Score) to `on_score`: as each finishes, or in
     input order. `probe_overrides` replace probe.harness settings (the CLI's --method, --page-timeout)."""
     import asyncio
@@ -100,7 +100,7 @@ def _score_files(items: list[tuple[str, str]], modality: str, params: dict, requ
 
     settings = ScoringSettings.from_params(params, workers)
     settings = replace(settings, screenshots=screenshots, probe=replace(settings.probe, **(probe_overrides or {})))
-    batch = [ScoreItem(modality, text, request, raw=True) for _, text in items]
+    batch = [ScoreItem(modality, text, request, raw=True, checklist=checklist) for _, text in items]
 
     async def run() -> None:
         async with Scorers(settings) as scorers:
@@ -127,7 +127,16 @@ def _cmd_probe(a: argparse.Namespace) -> int:
             rec.pop("controls", None)
         print(json.dumps(rec, ensure_ascii=False), flush=True)
 
-    _score_files(items, "html", params, a.request or "", show, a.workers, probe_overrides=overrides)
+    checklist = ""
+    if a.checklist:
+        from cogevol.rewards.checklist import Checklist
+
+        try:
+            checklist = json.dumps(Checklist.from_json(json.loads(Path(a.checklist).read_text(encoding="utf-8"))).to_json())
+        except (OSError, ValueError) as e:
+            print(f"probe: --checklist {a.checklist}: {e}", file=sys.stderr)
+            return 2
+    _score_files(items, "html", params, a.request or "", show, a.workers, probe_overrides=overrides, checklist=checklist)
     return 0
 
 
@@ -231,12 +240,13 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("paths", nargs="+", help="HTML files")
     pr.add_argument("--workers", type=int, default=None, help="pages in flight (one Chromium each; default: params.yaml probe.workers)")
     pr.add_argument("--method", choices=("twin", "baseline"), default=None, help="counterfactual that decides liveness")
-    pr.add_argument("--page-timeout", type=float, default=None, help="seconds per page before it counts as hung")
+    pr.add_argument("--page-timeout", type=float, default=None, help="driving budget per page in seconds: past it no new control is driven (the rest are skipped, never a verdict)")
     pr.add_argument("--params", default=None, help="params.yaml to read the probe group from")
     pr.add_argument("--details", action="store_true", help="include per-control verdicts and evidence")
     pr.add_argument("--judge-url", default=None, help="OpenAI-compatible root of a vision judge: adds the vlm_* terms (key: $COGEVOL_JUDGE_API_KEY)")
     pr.add_argument("--judge-model", default=None)
-    pr.add_argument("--request", default=None, help="the request the pages answer (shown to the judge)")
+    pr.add_argument("--request", default=None, help="the request the pages answer: the gate follows it, its checklist is run, the judge sees it")
+    pr.add_argument("--checklist", default=None, help="a stored checklist (JSON file, docs/checklist.md) for --request; default: the rules plan one")
     pr.set_defaults(fn=_cmd_probe)
 
     ss = sub.add_parser("slide-score", help="render slide outputs, score them (rules [+ judge]), print one JSON line each")

@@ -61,11 +61,17 @@ def _reason_kind(v: Verdict) -> str:
 
 
 def to_prompt(rec: dict) -> dict:
-    """The prompt record that distillation reads."""
+    """The prompt record that distillation reads, with the request's checklist planned once here
+    (cogevol.rewards.checklist, from the request alone), so every later score reads it instead
+    of planning again."""
+    from cogevol.rewards.checklist import plan_rules
+
+    modality = "slide" if rec["category"] == "slide" else "html"
     return {
         "id": rec["id"], "prompt": rec["request"], "category": rec["category"], "subcategory": rec.get("subcategory"),
         "lang": rec.get("lang"), "locale": rec.get("locale"), "failure": rec.get("failure"),
         "dedup": rec.get("dedup"), "provenance": rec.get("provenance"),
+        "checklist": plan_rules(rec["request"], modality).to_json(),
     }
 
 

@@ -60,6 +60,7 @@ class Prompt:
     subcategory: str = ""
     lang: str = ""
     is_failure: bool = False
+    checklist: str = ""  # the request's checklist as planned by the filter stage (JSON); "": planned at score time
 
     def messages(self) -> list[dict]:
         return [{"role": "system", "content": system_prompt(self.modality)}, {"role": "user", "content": self.request}]
@@ -81,7 +82,8 @@ def load_prompts(prompts_path: str | Path, failures_path: str | Path | None = No
             if missing:  # the filter stage writes `prompt` (the miner's `request` is renamed there)
                 raise ValueError(f"{prompts_path}:{n}: a curated prompt needs {', '.join(missing)}")
             out.append(Prompt(id=r["id"], request=r["prompt"], modality=r["category"],
-                              subcategory=r.get("subcategory", ""), lang=r.get("lang", ""), is_failure=r["id"] in failed))
+                              subcategory=r.get("subcategory", ""), lang=r.get("lang", ""), is_failure=r["id"] in failed,
+                              checklist=json.dumps(r["checklist"], ensure_ascii=False) if r.get("checklist") else ""))
     return out
 
 
@@ -182,7 +184,7 @@ async def execute(items: list[Scored], cfg: DistillConfig, scorers) -> None:
     admission in place."""
     todo = [s for s in items if s.outcome is Outcome.PENDING]
     progress = Progress("distill: executed candidates", total=len(todo), unit="candidates")
-    batch = [ScoreItem(s.prompt.modality, s.artifact, s.prompt.request, raw=True) for s in todo]
+    batch = [ScoreItem(s.prompt.modality, s.artifact, s.prompt.request, raw=True, checklist=s.prompt.checklist) for s in todo]
     async for k, score in scorers.stream(batch):
         admit(todo[k], score, cfg)
         progress.update()

@@ -56,6 +56,7 @@ class Control:
     baseline_verdict: str = ""
     twin_verdict: str = ""
     drag: bool = False  # the page listens for a press on it: a drag is tried after the click
+    type: str = ""  # an input's type attribute (checkbox, radio, ...): the checklist tells a checkbox from a button
     hears: bool = False  # a click or press listener on it, an ancestor, or the document
 
 
@@ -70,6 +71,9 @@ class ProbeResult:
     animates: bool = False  # something moves on its own during the quiet window (a counter alone is not motion)
     changes: bool = False  # visible state changes on its own during the quiet window (counters included)
     motion: str = ""  # what moved on its own, or why nothing counts as motion: the evidence behind animates / moves_later
+    text: str = field(default="", repr=False)  # what the page shows (text, labels, canvas text): the request's checklist reads it
+    groups: list[int] = field(default_factory=list)  # sizes of groups of alike visible siblings (counts in the checklist)
+    scene: bool = False  # a drawn scene with little text (the checklist may read the request's words in the code)
     quiet_ms: int = 0  # virtual ms the quiet window ran (quiet_ms to quiet_max_ms of the config): a twin replays as much
     moves_later: bool = False  # ... or still on its own at the end (an animation a button set off, or a timer started late)
     moves_at_end: bool | None = None  # still changing on its own after the inputs (None: not measured, budget spent)
@@ -92,4 +96,4 @@ class ProbeResult:
 
     def as_dict(self) -> dict:
         """The JSON-able report (the screenshot's bytes stay out; they travel on their own)."""
-        return {k: v for k, v in asdict(self).items() if k != "screenshot"} | {"controls_skipped": self.controls_skipped}
+        return {k: v for k, v in asdict(self).items() if k not in ("screenshot", "text")} | {"controls_skipped": self.controls_skipped}

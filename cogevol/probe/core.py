@@ -133,6 +133,7 @@ class _Probe:
         lock = Lockstep(self._open, twin_stack, self.cfg, r, n_found)
         if not await self._drive_controls(a, lock, baseline):
             return
+        await self._facts(a)  # again after the inputs: a quiz shows its questions once started
         await self._motion_at_end(a)
         r.viewport.update(await self._viewports(a))
 
@@ -174,13 +175,23 @@ class _Probe:
         if self.cfg.screenshot:
             r.screenshot = first
         r.viewport["desktop"] = await a.call("viewport")
+        await self._facts(a)
+
+    async def _facts(self, a: Session) -> None:
+        """What the page shows, for the request's checklist: text seen at any point counts."""
+        r = self.result
+        f = await a.call("facts")
+        if f["text"] and f["text"] not in r.text:
+            r.text = (r.text + "\n" + f["text"]).strip()[:60000]
+        r.groups = sorted(set(r.groups) | set(f["groups"]))
+        r.scene = r.scene or f["scene"]
 
     async def _discover(self, a: Session) -> int:
         """The page's controls (result.controls) and the keys its handlers read; returns how
         many controls the page itself offers (a twin must find as many)."""
         found = await a.call("discover")
         controls = [Control(c["index"], c["kind"], c["tag"], c["label"], c["status"], c["reason"], drag=c.get("drag", False),
-                            hears=c.get("hears", False)) for c in found["controls"]]
+                            hears=c.get("hears", False), type=c.get("type", "")) for c in found["controls"]]
         # keys: one pseudo-control, held across frames (focused on the listening element if only it
         # listens): first the keys the handlers compare against, then the usual game keys
         self.key_values = [k for k in dict.fromkeys(map(key_name, found["keyValues"])) if k]

@@ -221,6 +221,7 @@
   // motion check looks past them, since a still scene whose only change is a counter is not
   // an animation (canvas pixels, most recent last; emptied by each motion sample)
   G.numberBoxes = new WeakMap();
+  G.canvasTexts = new Set();  // what the page wrote on canvases: text a request's checklist may look for
   const numberBox = (ctx, args) => {
     if (!/\d/.test(String(args[0])) || typeof args[1] !== 'number') return;
     const c = ctx.canvas; if (!c) return;
@@ -235,7 +236,10 @@
     const f = C2D[m]; if (typeof f !== 'function') continue;
     C2D[m] = function (...args) {
       if (G.draws.length < 20000) G.draws.push(m + '(' + args.map(round).join(',') + ')' + (m.startsWith('fill') ? this.fillStyle : m.startsWith('stroke') ? this.strokeStyle : ''));
-      try { shape(this, m, args); if (m === 'fillText' || m === 'strokeText') numberBox(this, args); } catch (e) { /* never break the page's drawing */ }
+      try {
+        shape(this, m, args);
+        if (m === 'fillText' || m === 'strokeText') { numberBox(this, args); if (G.canvasTexts.size < 300) G.canvasTexts.add(String(args[0]).slice(0, 80)); }
+      } catch (e) { /* never break the page's drawing */ }
       return f.apply(this, args);
     };
   }

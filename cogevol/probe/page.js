@@ -135,6 +135,7 @@
     }
     return false;
   };
+  const shadowText = (el) => (el.shadowRoot ? el.shadowRoot.textContent.trim().slice(0, 2000) : '');
   const P = (window.__cogevolProbe = {
     controls: [],
     discover() {
@@ -148,7 +149,7 @@
         else if (el.disabled || el.getAttribute('aria-disabled') === 'true' || el.closest('fieldset:disabled')) { status = 'not_operable'; reason = 'disabled'; }
         else if (!visible(el)) { status = 'not_operable'; reason = 'not visible'; }
         this.controls.push(el);
-        out.push({ index: this.controls.length - 1, kind, status, reason, tag: el.tagName.toLowerCase(), label: labelOf(el),
+        out.push({ index: this.controls.length - 1, kind, status, reason, tag: el.tagName.toLowerCase(), label: labelOf(el), type: (el.getAttribute('type') || '').toLowerCase(),
                    drag: kind !== 'text' && kind !== 'select' && draggable(el), hears: G.clickTargets.includes(el) || delegated(el) || draggable(el) });
       }
       const keys = [...G.keyTargets];
@@ -259,6 +260,34 @@
         if (out.length >= n) break;
       }
       return out;
+    },
+    // what the page shows, for the request's checklist (cogevol/rewards/checklist.py): its
+    // visible text (with the title, labels, alt texts and what it wrote on canvases), the sizes
+    // of groups of alike visible siblings ("12 cards"), and whether it is a drawn scene with
+    // little text (then a request's words may only be named in its code)
+    facts() {
+      const body = document.body || document.documentElement;
+      const parts = [document.title, body ? body.innerText : ''];
+      const groups = new Map();
+      let drawn = 0;
+      const screen = innerWidth * innerHeight;
+      for (const el of allElements(document)) {
+        const tag = el.tagName.toUpperCase();
+        for (const a of ['aria-label', 'alt', 'title', 'placeholder']) { const v = el.getAttribute(a); if (v) parts.push(v); }
+        if ((tag === 'INPUT' && /^(button|submit|reset)$/.test(el.type)) || tag === 'OPTION') parts.push(el.value || el.textContent);
+        if (shadowText(el)) parts.push(shadowText(el));
+        if (!el.parentElement || !visible(el)) continue;
+        if (/^(CANVAS|SVG|VIDEO|IMG)$/.test(tag)) { const r = el.getBoundingClientRect(); drawn += r.width * r.height; }
+        const key = el.parentElement;
+        const sig = tag + '.' + (typeof el.className === 'string' ? el.className.trim().split(/\s+/).sort().join('.') : '');
+        let g = groups.get(key); if (!g) groups.set(key, (g = new Map()));
+        g.set(sig, (g.get(sig) || 0) + 1);
+      }
+      parts.push(...G.canvasTexts);
+      const sizes = new Set();
+      for (const g of groups.values()) for (const n of g.values()) if (n >= 2 && sizes.size < 60) sizes.add(n);
+      const text = parts.filter(Boolean).join('\n').slice(0, 30000);
+      return { text, groups: [...sizes].sort((a, b) => a - b), scene: drawn >= 0.3 * screen && (body ? body.innerText.trim().length : 0) < 200 };
     },
     errorCount() { return G.errors.length; },
     box(i) { const el = this.controls[i]; if (!el) return null; const r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; },

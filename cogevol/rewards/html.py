@@ -14,6 +14,10 @@ Defect terms (each in 0..1; params.yaml probe.weights and probe.terms):
 - blank: the first screen is mostly background (a blank canvas with one small sprite);
 - console_errors: uncaught errors and console.error calls while loading and in use;
 - response: share of driven controls whose input threw an error;
+- fulfilment: weighted share of the request's checklist the page misses (cogevol.rewards.checklist:
+  the language, named controls, labels, keys, counts and content words; unverifiable checks are
+  left out); an answer missing every must-have (wrong language and none of the named things)
+  fails the gate when probe.terms.fulfilment_gate is on;
 - vlm_visual, vlm_content: the judge's, when one is configured.
 Absent terms are left out and the weights renormalised; every score records the terms it used.
 Harness failures (the probe's own errors) carry `harness_error` and no reward, so a broken
@@ -30,12 +34,20 @@ from dataclasses import asdict, dataclass, field, replace
 
 from cogevol.browser.pool import BrowserPool
 from cogevol.probe.core import ProbeConfig, ProbeResult, probe_html
+from cogevol.rewards.checklist import (
+    CheckResult,
+    PageFacts,
+    checklist_for,
+    fulfilment,
+    run_checklist,
+)
 from cogevol.rewards.expects import INTERACTIVE_DEFAULT, Expects, expects_from_request
 
 log = logging.getLogger(__name__)
 
 DEFAULT_WEIGHTS = {"vlm_visual": 0.2, "vlm_content": 0.2, "interactivity": 0.25, "viewport_desktop": 0.1,
-                   "viewport_tablet": 0.1, "viewport_mobile": 0.1, "blank": 0.15, "console_errors": 0.1, "response": 0.1}
+                   "viewport_tablet": 0.1, "viewport_mobile": 0.1, "blank": 0.15, "console_errors": 0.1, "response": 0.1,
+                   "fulfilment": 0.5}
 
 
 @dataclass(frozen=True)
@@ -45,6 +57,7 @@ class TermSettings:
     fill_target: float = 0.25  # first-screen share of non-background at which `blank` is 0
     errors_full: int = 3  # uncaught / console errors at which `console_errors` is 1
     unavailable: str = "penalise"  # a page broken only by a blocked resource: penalise (reward 0) | none (no reward)
+    fulfilment_gate: bool = True  # an answer that misses every must-have check of its request fails the gate
 
 
 @dataclass
@@ -63,6 +76,7 @@ class HtmlScore:
     terms: dict[str, float] = field(default_factory=dict)
     weights_used: dict[str, float] = field(default_factory=dict)
     harness_error: bool = False
+    checks: list[dict] = field(default_factory=list)  # the request's checklist, each check met / unmet / unverifiable with why
     resource_failure: bool = False  # failed the gate, broken (not rendered, or errors) and a script or stylesheet was blocked
     probe: ProbeResult | None = field(default=None, repr=False)  # what the probe measured (set by HtmlScorer)
 
@@ -80,9 +94,17 @@ class HtmlScore:
             "moves_at_end": r.moves_at_end, "budget_exhausted": r.budget_exhausted, "fill": r.fill, "errors": r.errors[:3],
             "error_count": r.error_count, "load_errors": r.load_errors, "blocked_resources": res.get("blocked", []),
             "mirrored_resources": res.get("mirrored", []), "terms": self.terms, "weights_used": self.weights_used,
+            "checks": self.checks,
             "controls": [{k: v for k, v in asdict(c).items() if v not in ("", None) and (v or k not in ("drag", "hears", "errors"))}
                          for c in r.controls],
         }
+
+
+def page_facts(result: ProbeResult, html: str) -> PageFacts:
+    """What the probed page shows, as the request's checklist reads it."""
+    controls = [{"kind": c.kind, "type": c.type, "label": c.label, "verdict": c.verdict, "status": c.status, "reason": c.reason}
+                for c in result.controls]
+    return PageFacts(text=result.text, controls=controls, groups=list(result.groups), source=html, scene=result.scene)
 
 
 def viewport_defect(v: dict) -> float:
@@ -105,7 +127,11 @@ def breaking_blocked(result: ProbeResult) -> list[str]:
 
 
 def score(result: ProbeResult, expects: Expects | None = None, judge_terms: dict[str, float] | None = None,
-          weights: dict[str, float] | None = None, settings: TermSettings | None = None) -> HtmlScore:
+          weights: dict[str, float] | None = None, settings: TermSettings | None = None,
+          checks: list[CheckResult] | None = None) -> HtmlScore:
+    """The verdict on a probed page: the gate, then 1 - weighted mean of the defect terms.
+    `checks` are the request's checklist run against the page (cogevol.rewards.checklist): the
+    share it misses is the `fulfilment` term, and missing every must-have fails the gate."""
     expects = expects or INTERACTIVE_DEFAULT
     weights = weights or DEFAULT_WEIGHTS
     settings = settings or TermSettings()
@@ -115,10 +141,14 @@ def score(result: ProbeResult, expects: Expects | None = None, judge_terms: dict
     interactivity = len(live) / len(driven) if driven else 0.0
     base = dict(rendered_ok=result.rendered_ok, interactivity=round(interactivity, 4), controls_total=len(result.controls),
                 controls_operable=len(driven), controls_live=len(live), controls_skipped=skipped,
-                controls_excluded=sum(c.status == "excluded" for c in result.controls), expects=list(expects.kinds))
+                controls_excluded=sum(c.status == "excluded" for c in result.controls), expects=list(expects.kinds),
+                checks=[c.as_dict() for c in checks or []])
+    unmet_share, off_request = fulfilment(checks or [])
     if result.outcome == "harness_error":
         return HtmlScore(hard_fail=False, reward=None, reason=result.reason, harness_error=True, **base)
     fail = _gate(result, expects, driven, live, skipped)
+    if not fail and off_request and settings.fulfilment_gate and result.rendered_ok:
+        fail = "hard fail: " + off_request
     if fail:
         blocked = breaking_blocked(result) if not result.rendered_ok or result.error_count else []
         if blocked:  # it broke and a script or stylesheet was missing: maybe not the page's fault
@@ -128,12 +158,21 @@ def score(result: ProbeResult, expects: Expects | None = None, judge_terms: dict
             return HtmlScore(hard_fail=True, reward=0.0, reason=why, resource_failure=True, **base)
         return HtmlScore(hard_fail=True, reward=0.0, reason=fail, **base)
     terms = _terms(result, expects, driven, live, settings)
+    if unmet_share is not None:
+        terms["fulfilment"] = unmet_share
     for k, v in (judge_terms or {}).items():
         terms[k] = min(1.0, max(0.0, float(v)))
     used = {k: weights[k] for k in terms if weights.get(k)}
     total = sum(used.values()) or 1.0
     reward = 1 - sum(terms[k] * w for k, w in used.items()) / total
-    return HtmlScore(hard_fail=False, reward=round(reward, 4), reason=_reason(result, expects, driven, live, skipped), terms=terms,
+    why = _reason(result, expects, driven, live, skipped)
+    if checks:
+        judged = [c for c in checks if c.status != "unverifiable"]
+        why += f"; request checklist: {sum(c.status == 'met' for c in judged)}/{len(judged)} met"
+        missed = [c for c in judged if c.status == "unmet"]
+        if missed:
+            why += f" (missing: {', '.join(c.value for c in missed[:3])})"
+    return HtmlScore(hard_fail=False, reward=round(reward, 4), reason=why, terms=terms,
                      weights_used={k: round(w / total, 4) for k, w in used.items()}, **base)
 
 
@@ -215,18 +254,21 @@ class HtmlScorer:
         self.pool, self.weights, self.terms, self.judge = pool, weights, terms, judge
         self._slots = asyncio.Semaphore(max(1, pages))
 
-    async def score(self, html: str, request: str = "") -> HtmlScore:
-        """The verdict on one page that answers `request` (no request: the interactive gate)."""
+    async def score(self, html: str, request: str = "", checklist: dict | None = None) -> HtmlScore:
+        """The verdict on one page that answers `request` (no request: the interactive gate).
+        `checklist`: the request's stored checklist (JSON); without one the rules plan it."""
         expects = expects_from_request(request)
+        plan = checklist_for(request, "html", checklist) if (request or checklist) else None
         async with self._slots:
             result = await probe_html(self.pool, html, self.cfg, request, motion=expects.animation)
             if result.outcome == "harness_error":  # the harness's fault: one retry on a fresh context
                 log.warning("probe: retrying a page after a harness error: %s", result.reason)
                 result = await probe_html(self.pool, html, self.cfg, request, motion=expects.animation)
-        s = score(result, expects, weights=self.weights, settings=self.terms)
+        checks = run_checklist(plan, page_facts(result, html)) if plan is not None else None
+        s = score(result, expects, weights=self.weights, settings=self.terms, checks=checks)
         if self.judge is not None and s.reward is not None and not s.hard_fail:
             jterms, why = await self._judge_terms(result, request)
-            s = score(result, expects, judge_terms=jterms, weights=self.weights, settings=self.terms)
+            s = score(result, expects, judge_terms=jterms, weights=self.weights, settings=self.terms, checks=checks)
             if why:
                 s.reason = f"{s.reason}; {why}"
         s.probe = result

@@ -2,7 +2,9 @@
 
 Order of checks: the output must parse under the contract (else reward 0 with the contract's
 reason); the deck is rendered and the rule engine scores it; when a judge is configured, each
-slide's screenshot is judged and the mean of its visual and content scores is the judge term.
+slide's screenshot is judged and the mean of its visual and content scores is the judge term;
+the request's checklist (cogevol.rewards.checklist: the deck's language, the slide count, named
+elements, the topic's words) gives the fulfilment term, 5 x (1 - the share it misses).
 A term that cannot be computed (no judge configured, or the judge failed after its retries) is
 left out and the weights renormalised; `terms_used` / `weights_used` say which terms made the
 score. `reward` is the 0-5 score divided by 5, the 0..1 scale the RL trainers use.
@@ -16,6 +18,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from cogevol.browser.pool import BrowserPool
+from cogevol.rewards.checklist import PageFacts, checklist_for, fulfilment, run_checklist
 from cogevol.slides.contract import ContractError, parse
 from cogevol.slides.normalise import normalise
 from cogevol.slides.render import SlideRenderer
@@ -23,7 +26,7 @@ from cogevol.slides.rules import RuleConfig, evaluate, rule_config
 
 log = logging.getLogger(__name__)
 
-DEFAULT_WEIGHTS = {"vlm": 0.6, "rules": 0.4}  # seed 000
+DEFAULT_WEIGHTS = {"vlm": 0.6, "rules": 0.4, "fulfilment": 0.25}  # vlm and rules: seed 000; fulfilment: the request's checklist
 
 
 @dataclass
@@ -39,6 +42,8 @@ class SlideScore:
     terms_used: list[str] = field(default_factory=list)
     weights_used: dict[str, float] = field(default_factory=dict)
     judge: list[dict] = field(default_factory=list)  # per-slide verdicts (visual, content, reasons)
+    fulfilment_score: float | None = None  # 0-5: 5 x (1 - share of the request's checklist the deck misses)
+    checks: list[dict] = field(default_factory=list)  # the request's checklist, each check met / unmet / unverifiable with why
     normalised: bool = False
     fixes: list[str] = field(default_factory=list)
     slides: int = 0
@@ -80,13 +85,15 @@ class SlideScorer:
         self.screenshots = screenshots or judge is not None
         self.renderer = SlideRenderer(pool, pages=pages)
 
-    async def score(self, output: str | dict, request: str = "") -> SlideScore:
+    async def score(self, output: str | dict, request: str = "", checklist: dict | None = None) -> SlideScore:
+        """The verdict on one deck answering `request`; `checklist`: the request's stored
+        checklist (JSON), else the rules plan one."""
         t0 = time.perf_counter()
-        result = await self._score(output, request)
+        result = await self._score(output, request, checklist)
         result.seconds = round(time.perf_counter() - t0, 4)
         return result
 
-    async def _score(self, output: str | dict, request: str) -> SlideScore:
+    async def _score(self, output: str | dict, request: str, checklist: dict | None = None) -> SlideScore:
         fixes: list[str] = []
         try:
             if self.normalise_schema:
@@ -105,13 +112,20 @@ class SlideScorer:
                               slides=len(deck.slides), normalised=bool(fixes), fixes=fixes)
         report = evaluate(deck, rendered.slides, self.rules)
         vlm, verdicts, judge_note = await self._judge(rendered.pngs, request)
-        score, used = combine({"rules": report.score, "vlm": vlm}, self.weights)
+        checks = run_checklist(checklist_for(request, "slide", checklist), deck_facts(deck)) if (request or checklist) else []
+        unmet, _ = fulfilment(checks)
+        fulfil = None if unmet is None else round(5 * (1 - unmet), 3)
+        score, used = combine({"rules": report.score, "vlm": vlm, "fulfilment": fulfil}, self.weights)
         reason = _reason(report.violations, judge_note)
+        judged = [c for c in checks if c.status != "unverifiable"]
+        if judged:
+            missed = [c.value for c in judged if c.status == "unmet"]
+            reason += f"; request checklist: {len(judged) - len(missed)}/{len(judged)} met" + (f" (missing: {', '.join(missed[:3])})" if missed else "")
         return SlideScore(valid=True, reward=round(score / 5.0, 4), score=round(score, 3),
                           rule_score=report.score, vlm_score=vlm, reason=reason, rules=report.rules,
                           violations=report.violations, terms_used=sorted(used), weights_used=used,
                           judge=verdicts, normalised=bool(fixes), fixes=fixes, slides=len(deck.slides),
-                          pngs=rendered.pngs)
+                          pngs=rendered.pngs, fulfilment_score=fulfil, checks=[c.as_dict() for c in checks])
 
     async def _judge(self, pngs: list[bytes], request: str) -> tuple[float | None, list[dict], str]:
         if self.judge is None:
@@ -131,6 +145,23 @@ class SlideScorer:
 
     async def close(self) -> None:
         await self.renderer.close()
+
+
+def deck_facts(deck) -> PageFacts:
+    """What a deck shows, as the request's checklist reads it: its text (titles, text, bullets,
+    tables, chart titles and categories, image alt texts), slide count and element types."""
+    parts, elements = [], {}
+    for slide in deck.slides:
+        for el in slide:
+            elements[el.type] = elements.get(el.type, 0) + 1
+            p = el.props
+            for k in ("text", "title", "alt"):
+                if isinstance(p.get(k), str):
+                    parts.append(p[k])
+            for k in ("items", "header", "categories"):
+                parts += [str(x) for x in p.get(k) or []]
+            parts += [str(x) for row in p.get("rows") or [] for x in row]
+    return PageFacts(text="\n".join(parts), slides=len(deck.slides), elements=elements)
 
 
 def _reason(violations: list[str], judge_note: str) -> str:

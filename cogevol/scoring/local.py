@@ -124,9 +124,17 @@ class Scorers(ScorersBase):
             if doc is None:
                 why = "no HTML document in the answer"
                 return Score("html", 0.0, "fail", why, hard_fail=True, details={"rendered_ok": False, "hard_fail": True,
-                                                                                "reward": 0.0, "reason": why, "harness_error": False})
-            return html_score(await self.html.score(doc, item.request))
-        return slide_score(await self.slides.score(item.text, item.request))
+                                                                                "reward": 0.0, "reason": why, "harness_error": False,
+                                                                                "checks": []})
+            return html_score(await self.html.score(doc, item.request, _stored(item)))
+        return slide_score(await self.slides.score(item.text, item.request, _stored(item)))
+
+
+def _stored(item: ScoreItem) -> dict | None:
+    """The item's stored checklist, or None (the rules plan one from the request)."""
+    import json
+
+    return json.loads(item.checklist) if item.checklist else None
 
 
 def html_score(s: HtmlScore) -> Score:

@@ -2,7 +2,7 @@
 
 Endpoints:
 - GET /health: 200 once the browsers are up, 503 before and while draining.
-- POST /score: {"items": [{"modality", "text", "request", "raw"}]} -> {"scores": [Score]} in order.
+- POST /score: {"items": [{"modality", "text", "request", "raw", "checklist"}]} -> {"scores": [Score]} in order.
 - POST /get_reward: OpenRLHF's remote reward format (cogevol.scoring.openrlhf).
 - GET /metrics: Prometheus text (cogevol.scoring.service_metrics).
 
@@ -62,6 +62,7 @@ class ItemIn(BaseModel):
     text: str
     request: str = ""
     raw: bool = False
+    checklist: str = ""
 
 
 class ScoreRequest(BaseModel):

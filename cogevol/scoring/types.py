@@ -22,6 +22,7 @@ class ScoreItem:
     text: str  # the model's answer (a page may be fenced or wrapped in prose), or the artifact itself
     request: str = ""  # what the answer was asked for: the HTML gate and the judge follow it
     raw: bool = False  # html: `text` is the page itself (a file), probed as is with no extraction
+    checklist: str = ""  # the request's stored checklist as JSON (cogevol.rewards.checklist); "": the rules plan it from `request`
 
     def __post_init__(self) -> None:
         if self.modality not in MODALITIES:

@@ -120,11 +120,22 @@ def test_interactive_and_animation_kinds_and_verdicts_present(labels):
     assert verdicts[True] >= 5 and verdicts[False] >= 5, verdicts
 
 
-def test_interactive_and_animation_requests_both_present(labels):
-    # static requests are still missing (README, 'Gap'): the static gate is covered by
-    # tests/rewards/test_html.py until licensed static pages are added here
+def test_interactive_animation_and_static_requests_all_present(labels):
     kinds = Counter(k for r in labels for k in r["expects"])
     assert kinds["interactive"] >= 15 and kinds["animation"] >= 15, kinds
+    assert kinds["static"] >= 8, kinds
+    static_reqs = {r["request_id"] for r in labels if "static" in r["expects"]}
+    assert len(static_reqs) >= 2, static_reqs
+
+
+def test_techniques_are_tallied(labels):
+    """Each page lists the techniques its source uses; animation is not only canvas/WebGL."""
+    for r in labels:
+        assert isinstance(r.get("techniques"), list), r["id"]
+    dom_anim = [r for r in labels if "animation" in r["expects"]
+                and not {"canvas 2D", "WebGL / three.js"} & set(r["techniques"])]
+    assert len(dom_anim) >= 8, len(dom_anim)
+    assert "## Techniques" in (CORPUS / "README.md").read_text(encoding="utf-8")
 
 
 def test_readme_present():

@@ -50,7 +50,9 @@ def test_judge_term_weighs_sixty_percent_and_sees_every_slide(tmp_path):
         assert all(b["messages"][1]["content"][1]["image_url"]["url"].startswith("data:image/png;base64,") for b in server.bodies)
         assert "The water cycle for grade 5" in server.bodies[0]["messages"][1]["content"][0]["text"]
         assert s.vlm_score == 4.0 and s.rule_score == 5.0
-        assert s.score == pytest.approx(0.6 * 4 + 0.4 * 5) and s.weights_used == {"rules": 0.4, "vlm": 0.6}
+        # seed 000's 0.6 judge + 0.4 rules, beside the request checklist's fulfilment term (0.25)
+        assert s.fulfilment_score == 5.0 and s.weights_used == {"rules": 0.32, "vlm": 0.48, "fulfilment": 0.2}
+        assert s.score == pytest.approx((0.6 * 4 + 0.4 * 5 + 0.25 * 5) / 1.25, abs=1e-3)
         (again,) = score_with(cfg, CLEAN)  # the same rendered slides: judged from the cache
         assert server.calls == 2 and all(v["cached"] for v in again.judge)
 
@@ -59,7 +61,8 @@ def test_a_failing_judge_leaves_its_term_out_and_says_so(tmp_path):
     with FakeOpenAI(script=[{"status": 503}] * 20) as server:
         cfg = JudgeConfig(enabled=True, base_url=server.url, model="vlm", backoff_s=0.01, max_retries=1, cache_dir=None)
         (s,) = score_with(cfg, OVERLAP)
-    assert s.vlm_score is None and s.terms_used == ["rules"] and s.reward == pytest.approx(s.rule_score / 5)
+    assert s.vlm_score is None and s.terms_used == ["fulfilment", "rules"]
+    assert s.reward == pytest.approx((0.4 * s.rule_score + 0.25 * s.fulfilment_score) / 0.65 / 5, abs=1e-3)
     assert "judge failed on 1/1 slide(s)" in s.reason and "HTTP 503" in s.reason
 
 

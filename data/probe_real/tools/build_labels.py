@@ -54,7 +54,55 @@ REQUESTS = {
     "llmhtmlgallery__voxel-fire": (
         "Create a single-file HTML page with an interactive 3D voxel fire simulation (Three.js) in which fire spreads through a block of voxels over time, with controls to ignite, reset or tune it.",
         ["animation", "interactive"], False),
+    # nuance-dev/rival: the `prompt` field of each src/lib/model-responses/<model>/<challenge>.ts
+    "rival__minimalist-landing-page": (
+        "Generate a single-page landing page for a new AI startup that scans your face and tells you your most likely alternate career in another timeline. In a single-page self-contained HTML.",
+        ["static"], True),
+    "rival__dark-mode-dashboard": (
+        "Design a sleek admin dashboard UI with light and dark mode toggle, featuring an AI analytics graph. In a single-page self-contained HTML.",
+        ["static", "interactive"], True),
+    "rival__linear-app-clone": (
+        "Recreate the Linear App UI using Tailwind CSS, keeping the layout and animations as close as possible. In a single-page self-contained HTML.",
+        ["static"], True),
+    "rival__framer-style-animation": (
+        "Generate a landing page with smooth Framer-like transitions between sections. In a single-page self-contained HTML.",
+        ["static", "animation"], True),
 }
+
+# Language of each request's text (all published prompts found so far are English; see README 'Gaps').
+REQUEST_LANG: dict[str, str] = {}
+
+# Techniques, detected from the page source by simple regexes (case-insensitive). A page can use
+# several; the tally says what the corpus exercises, not what each page's visible result relies on.
+_TIMER = r"(?:requestAnimationFrame|setInterval|setTimeout)\s*\("
+TECHNIQUES = [
+    ("canvas 2D", [r"getContext\(\s*['\"]2d['\"]"]),
+    ("WebGL / three.js", [r"getContext\(\s*['\"](?:webgl2?|experimental-webgl)['\"]",
+                          r"\bTHREE\.", r"from\s+['\"]three['\"/]", r"/three(?:@[^/]+)?/build/"]),
+    ("CSS @keyframes", [r"@keyframes\b"]),
+    ("CSS transitions", [r"\btransition(?:-property|-duration)?\s*:",
+                         r"class(?:Name)?=[\"'][^\"']*\btransition(?:-all|-colors|-opacity|-transform)?\b"]),
+    ("Web Animations API .animate(", [r"\.animate\(\s*[\[{]"]),
+    ("inline style from timer/rAF", [(_TIMER, r"\.style\.(?:[a-zA-Z]+\s*=[^=]|setProperty\(|cssText\s*=)")]),
+    ("SVG", [r"<svg\b", r"createElementNS\([^)]*svg"]),
+    ("SMIL <animate>", [r"<animate(?:Transform|Motion)?\b"]),
+    ("ticking text / clock", [(r"setInterval\s*\(", r"\.(?:textContent|innerText|innerHTML)\s*[+]?="),
+                              r"\b(?:toLocaleTimeString|getSeconds)\s*\("]),
+    ("video", [r"<video\b"]),
+]
+
+
+def techniques(html: str) -> list[str]:
+    """Names from TECHNIQUES whose pattern matches; a tuple pattern needs all of its parts."""
+    import re
+    found = []
+    for name, pats in TECHNIQUES:
+        for p in pats:
+            parts = p if isinstance(p, tuple) else (p,)
+            if all(re.search(q, html, re.I) for q in parts):
+                found.append(name)
+                break
+    return found
 
 
 def main():
@@ -75,6 +123,8 @@ def main():
             "request_exact": exact, "expects": expects,
             "should_pass": m["should_pass"].strip().lower() == "true", "grade": int(m["grade"]),
             "notes": m["notes"].strip(),
+            "request_lang": REQUEST_LANG.get(s["request_id"], "en"),
+            "techniques": techniques((ROOT / s["file"]).read_text(encoding="utf-8")),
             "source": {"repo": s["repo"], "path": s["path"], "commit": s["commit"], "url": s["url"],
                        "licence": s["licence"], "author_or_model": s["model"]},
         })
@@ -101,12 +151,27 @@ def write_readme(rows):
         rr = [r for r in rows if r["request_id"] == rid]
         req_rows.append(f"| `{rid}` | {', '.join(rr[0]['expects'])} | {'exact' if rr[0]['request_exact'] else 'written from repo'} | {n} | "
                         f"{sum(r['should_pass'] for r in rr)}/{n} | {', '.join(str(r['grade']) for r in rr)} |")
+    tech_rows = []
+    kind_names = ["interactive", "animation", "static"]
+    for name, _ in TECHNIQUES:
+        rr = [r for r in rows if name in r["techniques"]]
+        per_kind = [sum(1 for r in rr if k in r["expects"]) for k in kind_names]
+        tech_rows.append(f"| {name} | {len(rr)} | " + " | ".join(str(n) for n in per_kind)
+                         + f" | {sum(r['should_pass'] for r in rr)}/{len(rr)} |")
+    kind_tot = [sum(1 for r in rows if k in r["expects"]) for k in kind_names]
+    tech_rows.append(f"| (pages in corpus) | {len(rows)} | " + " | ".join(str(n) for n in kind_tot)
+                     + f" | {sum(r['should_pass'] for r in rows)}/{len(rows)} |")
+    no_canvas_anim = sum(1 for r in rows if "animation" in r["expects"]
+                         and not {"canvas 2D", "WebGL / three.js"} & set(r["techniques"]))
+    langs = Counter(r["request_lang"] for r in rows)
     text = README.format(
         n=len(rows), nreq=len(reqs), n3=sum(1 for v in reqs.values() if v >= 3),
         k_int=kinds["interactive"], k_anim=kinds["animation"], k_static=kinds["static"],
         p_true=passes[True], p_false=passes[False],
         grades=", ".join(f"{g}: {grades[g]}" for g in range(1, 6)),
-        src_rows=src_rows, req_rows="\n".join(req_rows))
+        src_rows=src_rows, req_rows="\n".join(req_rows), tech_rows="\n".join(tech_rows),
+        no_canvas_anim=no_canvas_anim,
+        langs=", ".join(f"{k} {v}" for k, v in langs.most_common()))
     (ROOT / "README.md").write_text(text, encoding="utf-8")
 
 
@@ -123,10 +188,14 @@ quality, so every pair in a group is a preference test.
 Files:
 
 - `pages/<source>__<request>__<model>.html`: the pages, byte-for-byte as published (CDN `<script>`
-  tags kept; nothing inlined or repaired).
+  tags kept; nothing inlined or repaired). nuance-dev/rival publishes each page as the `content`
+  template literal of a TypeScript module rather than as an .html file; its pages are that string's
+  value (template-literal escapes resolved, nothing else changed; only plain literals were chosen,
+  see `tools/collect.py`).
 - `labels.jsonl`: one object per page: `id, file, request_id, request, request_exact, expects,
-  should_pass, grade, notes, source{{repo, path, commit, url, licence, author_or_model}}`.
-  `request_exact` is true when `request` is the prompt published with the page, verbatim.
+  should_pass, grade, notes, request_lang, techniques, source{{repo, path, commit, url, licence,
+  author_or_model}}`. `request_exact` is true when `request` is the prompt published with the page,
+  verbatim; `techniques` is what the page source uses (see "Techniques").
 - `licenses/<owner>__<repo>.txt`: licence text of each source repository.
 - `tools/collect.py` (copies the pages out of the source snapshots and records provenance),
   `tools/label_helper.py` (operates each page in headless Chromium and writes screenshots),
@@ -141,16 +210,23 @@ WebGL, no network), serves public-CDN library URLs (jsDelivr, unpkg, cdnjs, skyp
 Tailwind play CDN) from the matching npm package obtained with `npm pack NAME@VERSION` and blocks
 everything else, screenshots the page at load and ~2 s later, then clicks the visible buttons and
 sets sliders/selects/checkboxes, presses arrow/WASD/space keys, moves/clicks/drags the mouse over the
-main canvas, with a screenshot after each phase, and logs console errors and blocked URLs. The
+main canvas, and finally scrolls one screen down, with a screenshot after each phase, and logs
+console errors and blocked URLs. A version-less CDN URL (`cdn.jsdelivr.net/npm/chart.js`) is served
+from npm's `latest` release, as the CDN would serve it. The
 labeller looked at the contact sheet of those screenshots and read the page's code, then wrote the
-verdicts. A CDN URL that does not exist on npm (a version never published, a file removed from the
+verdicts. For the rival pages, controls the helper does not find (a `div` used as a theme toggle,
+nav pills) were clicked by hand in the same browser setup, and the "transitions between sections"
+pages were also screenshotted 0.15 s and 1.35 s after load and 0.2 s and 1.5 s after each of two
+scrolls, to see the transitions in motion. A CDN URL that does not exist on npm (a version never published, a file removed from the
 package, such as `three/examples/js/*` after r147 or `cannon-es@1.0.1`) fails here exactly as it
 would on the real CDN; pages broken that way are labelled broken. Remote images/APIs are blocked and
 judged as they behave offline (noted where it matters). Tailwind's v3 play CDN is not on npm; the v4
 `@tailwindcss/browser` build stood in for it.
 
 Gate rule used for `should_pass`: interactive = at least one control the request asks for visibly
-responds; animation = something visibly moves on its own; static = readable content renders. A
+responds; animation = something visibly moves on its own (CSS animation counts, and so do
+entrance/scroll-reveal transitions of a page asked for "transitions between sections"; an FPS
+counter over a still scene does not); static = readable content renders. A
 request that lists several kinds needs each of them at a basic level. `expects` lists the kinds that
 are the core of the request; secondary asks inside a mainly-animation prompt (the rotating cube's
 "camera controls", the particle system's "respond to mouse movement") count toward `grade` only. `grade`: 5 excellent, 4 good
@@ -160,7 +236,9 @@ with small flaws, 3 OK with clear flaws, 2 poor (barely meets, or nearly meets, 
 **Caveat: one person's labels are a sample, not a study.** One labeller, one pass, screenshots from a
 slow software-rendered browser (frame rates are far below a real GPU, so "moves slowly" may partly
 be the renderer), and requests for the LLM-HTML-Gallery groups written by us from file names and
-gallery metadata because no prompt was published.
+gallery metadata because no prompt was published. Remote photos (randomuser.me, unsplash,
+pravatar) in the rival pages are blocked offline and show as broken images; they are not held
+against a page unless the page depends on them.
 
 ## Counts
 
@@ -168,11 +246,38 @@ gallery metadata because no prompt was published.
 - request kinds (a page counts once per kind its request lists): interactive {k_int}, animation
   {k_anim}, static {k_static}
 - should_pass: true {p_true}, false {p_false}; grades: {grades}
+- request languages: {langs}
+- animation pages drawn without canvas or WebGL (CSS/DOM/SVG only): {no_canvas_anim}
 
-Gap: no static-kind request. We found no licensed repository publishing several models' single-file
-outputs for a static request (landing page, resume, poster) in the time available; candidates seen
-either had no licence (e.g. dltmdgh579/ai-design-html-benchmark, diegocp01/html_ai_battle) or
-published multi-file projects.
+Gaps:
+
+- No request in a language other than English. Candidates seen and rejected:
+  dltmdgh579/ai-design-html-benchmark (a `ko-prom/` folder of four models' pages for a Korean
+  prompt, but no licence), itshen/XSCT_Bench_Dataset (Chinese web-generation prompts, but the repo
+  publishes only the test cases; the model outputs are only on its website), and
+  shumatsumonobu/one-prompt-games (a Japanese author's games, one model per game, nothing to
+  compare). Every licensed multi-model source found (the four below) publishes English prompts only.
+- Static requests come from one source (nuance-dev/rival, 2025 models); no resume or long-document
+  request was found with 3+ licensed single-file outputs. Earlier candidates for static pages had no
+  licence (e.g. diegocp01/html_ai_battle) or published multi-file projects.
+
+## Techniques
+
+Detected from each page's source by the regexes in `tools/build_labels.py` (`TECHNIQUES`,
+case-insensitive): canvas 2D = `getContext('2d')`; WebGL / three.js = a `webgl` context, `THREE.`,
+an import from `three` or a `three/build/` URL; CSS @keyframes = `@keyframes`; CSS transitions = a
+`transition:` declaration or a Tailwind `transition` class; Web Animations API = `.animate([` or
+`.animate({{`; inline style from timer/rAF = a `.style.x =` / `setProperty` / `cssText` write in a page
+that also uses `requestAnimationFrame`/`setInterval`/`setTimeout`; SVG = `<svg` or
+`createElementNS(...svg`; SMIL = `<animate`, `<animateTransform`, `<animateMotion`; ticking text /
+clock = a `setInterval` plus a `textContent`/`innerText`/`innerHTML` write, or
+`toLocaleTimeString`/`getSeconds`; video = `<video`. A page counts once per technique it uses; the
+kind columns count pages whose request lists that kind; hover-only transitions count as
+transitions too, so this says what the corpus exercises, not what each page visibly relies on.
+
+| technique | pages | interactive | animation | static | should_pass |
+| --- | --- | --- | --- | --- | --- |
+{tech_rows}
 
 ## Sources
 

@@ -2,6 +2,14 @@
 
 Run once by hand; records provenance in tools/selection.json for labels.jsonl.
 Usage: python data/probe_real/tools/collect.py
+
+Each source is read at the commit pinned in SOURCES, so a rerun copies the same bytes.
+Sources with ``"mode": "file"`` publish each page as its own .html file, copied byte-for-byte.
+nuance-dev/rival (``"mode": "ts_content"``) publishes each model's page as the ``content:``
+template literal of a TypeScript module; the page is that string's value, byte-for-byte
+(JavaScript template-literal escapes resolved, nothing else changed). Only modules whose
+literal is plain (no ``${...}``, not wrapped in the site's ``sanitizeModelResponseContent``)
+are selected, so no evaluation or rewriting is needed.
 """
 
 import json
@@ -17,16 +25,29 @@ SOURCES = {
         "repo": "MervinPraison/PraisonAIBench",
         "licence": "MIT",
         "licence_note": "declared in pyproject.toml (license = MIT, OSI classifier) and README 'MIT License'; the repo ships no LICENSE file",
+        "commit": "2b7888eebdc432bed20425412c75eb2b34782600",
+        "mode": "file",
     },
     "visualcodetest": {
         "repo": "electricazimuth/LocalLLM_VisualCodeTest",
         "licence": "MIT",
         "licence_note": "declared by the MIT licence badge in README.md; the repo ships no LICENSE file",
+        "commit": "b1b9275232f2c5345b8d60bc4628481ee1aeb550",
+        "mode": "file",
     },
     "llmhtmlgallery": {
         "repo": "Techdread/LLM-HTML-Gallery",
         "licence": "MIT",
         "licence_note": "LICENSE file (MIT, Copyright (c) 2025 Peter Edwards)",
+        "commit": "01b1799975e33df7c160225d6c52e4dc3953eb09",
+        "mode": "file",
+    },
+    "rival": {
+        "repo": "nuance-dev/rival",
+        "licence": "MIT",
+        "licence_note": "LICENSE file (MIT, Copyright (c) 2025 nuanced); pages are the `content` string of src/lib/model-responses/<model>/<challenge>.ts",
+        "commit": "322087c1c9a9cf38828cab983aa6395bf1ccc5ec",
+        "mode": "ts_content",
     },
 }
 
@@ -39,7 +60,48 @@ def git(src, *args):
 
 
 def head(src):
-    return git(src, "rev-parse", "HEAD").decode().strip()
+    return SOURCES[src]["commit"]
+
+
+_ESC = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+
+
+def ts_content(ts: bytes) -> bytes:
+    """Value of the ``content: `...` `` template literal of a rival model-response module."""
+    text = ts.decode("utf-8")
+    m = re.search(r"\bcontent:\s*`", text)
+    assert m, "no content template literal"
+    out, i = [], m.end()
+    while True:
+        c = text[i]
+        if c == "`":
+            break
+        if c == "$" and text[i + 1] == "{":
+            raise ValueError("template literal has a ${...} substitution")
+        if c == "\\":
+            n = text[i + 1]
+            if n in "\r\n":  # line continuation
+                i += 3 if text[i + 1 : i + 3] == "\r\n" else 2
+                continue
+            if n == "u":
+                if text[i + 2] == "{":
+                    j = text.index("}", i)
+                    out.append(chr(int(text[i + 3 : j], 16)))
+                    i = j + 1
+                else:
+                    out.append(chr(int(text[i + 2 : i + 6], 16)))
+                    i += 6
+                continue
+            if n == "x":
+                out.append(chr(int(text[i + 2 : i + 4], 16)))
+                i += 4
+                continue
+            out.append(_ESC.get(n, n))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out).encode("utf-8")
 
 
 # (source, request_id, model, path)
@@ -264,6 +326,40 @@ add(
     ],
 )
 
+R = "rival"
+rv = "src/lib/model-responses/"
+
+
+def rival(challenge, models):
+    add(R, challenge, [(m, f"{rv}{m}/{challenge}.ts") for m in models])
+
+
+rival(
+    "minimalist-landing-page",
+    ["claude-3-7-sonnet", "o1", "gpt-4-5", "llama-4-scout", "grok-3"],
+)
+rival(
+    "dark-mode-dashboard",
+    ["claude-3-5-sonnet", "deepseek-r1", "gemini-2-0-pro-exp", "gpt-4o", "o3-mini"],
+)
+rival(
+    "linear-app-clone",
+    ["gemini-2-0-pro-exp", "gpt-4o", "grok-3-mini-beta", "o1", "optimus-alpha"],
+)
+rival(
+    "framer-style-animation",
+    [
+        "claude-3-5-sonnet",
+        "deepseek-r1",
+        "gemini-2-0-flash-thinking-exp",
+        "gpt-4-5",
+        "gpt-4o",
+        "grok-3",
+        "o1",
+        "o3-mini",
+    ],
+)
+
 
 def safe(s):
     return re.sub(r"[^a-z0-9_.-]+", "-", s.lower()).strip("-")
@@ -275,7 +371,9 @@ def main():
     pages.mkdir(exist_ok=True)
     heads = {s: head(s) for s in SOURCES}
     for src, rid, model, path in SEL:
-        data = git(src, "show", f"HEAD:{path}")
+        data = git(src, "show", f"{heads[src]}:{path}")
+        if SOURCES[src]["mode"] == "ts_content":
+            data = ts_content(data)
         fname = f"{src}__{safe(rid)}__{safe(model)}.html"
         assert re.fullmatch(r"[a-z0-9_.-]+", fname), fname
         (pages / fname).write_bytes(data)

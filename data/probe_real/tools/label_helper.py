@@ -4,7 +4,8 @@ For every page: load at 1280x800 with the network blocked except public-CDN libr
 which are served from npm tarballs (``npm pack NAME@VERSION``) unpacked under a local cache;
 screenshot at load (+0.5 s) and again ~2 s later; then click the visible buttons and nudge
 sliders/selects, press keys, move/click/drag the mouse over the main canvas, screenshotting after
-each phase. Writes ``<out>/<id>/{0_load,1_after2s,2_clicks,3_keys,4_mouse}.png``, a contact sheet
+each phase, and finally scroll one screen down. Writes
+``<out>/<id>/{0_load,1_after2s,2_clicks,3_keys,4_mouse,5_scroll}.png``, a contact sheet
 ``<out>/<id>/sheet.png`` (what the labeller looked at) and ``<out>/<id>/log.json`` (console
 errors, blocked URLs, pixel change between phases).
 
@@ -64,6 +65,11 @@ def cdn_to_npm(url: str):
         m = re.match(r"/((?:@[^/]+/)?[^/@]+)@([^/]+)(/.*)?$", path)
     if m:
         return m.group(1), m.group(2), (m.group(3) or "").lstrip("/")
+    if host in ("cdn.jsdelivr.net", "unpkg.com") and not m:
+        # no version in the URL: the CDN serves the latest release, so does npm's "latest" tag
+        m = re.match(r"(?:/npm)?/((?:@[^/@]+/)?[^/@]+)(/.*)?$", path)
+        if m:
+            return m.group(1), "latest", (m.group(2) or "").lstrip("/")
     if host == "cdnjs.cloudflare.com":
         m = re.match(r"/ajax/libs/three\.js/r(\d+)/(.*)$", path)
         if m:
@@ -74,6 +80,9 @@ def cdn_to_npm(url: str):
         m = re.match(r"/ajax/libs/dat-gui/([^/]+)/(.*)$", path)
         if m:
             return "dat.gui", m.group(1), "build/" + m.group(2)
+        m = re.match(r"/ajax/libs/gsap/([^/]+)/(.*)$", path)
+        if m:
+            return "gsap", m.group(1), "dist/" + m.group(2)
         m = re.match(r"/ajax/libs/font-awesome/([^/]+)/(.*)$", path)
         if m:
             return "@fortawesome/fontawesome-free", m.group(1), m.group(2)
@@ -104,12 +113,16 @@ class NpmCache:
         tgz_name = pkg.lstrip("@").replace("/", "-") + f"-{ver}.tgz"
         tgz = self.root / "tgz" / tgz_name
         if not tgz.exists() and shutil.which("npm"):
-            subprocess.run(
+            r = subprocess.run(
                 ["npm", "pack", key, "--silent"],
                 cwd=self.root / "tgz",
                 capture_output=True,
                 timeout=300,
             )
+            if ver == "latest" and r.returncode == 0:  # npm names the tarball by real version
+                packed = self.root / "tgz" / r.stdout.decode().strip().splitlines()[-1]
+                if packed.is_file():
+                    packed.rename(tgz)
         if not tgz.exists():
             self.missing.add(key)
             return None
@@ -128,7 +141,11 @@ class NpmCache:
             return None
         if not rel:  # bare specifier: package entry point (ESM first)
             meta = json.loads((base / "package.json").read_text())
-            rel = meta.get("module") or meta.get("main") or "index.js"
+            cdn = meta.get("unpkg") or meta.get("jsdelivr")
+            if ver == "latest" and isinstance(cdn, str) and cdn:
+                rel = cdn.removeprefix("./")  # what the CDN serves for a version-less package URL
+            else:
+                rel = meta.get("module") or meta.get("main") or "index.js"
         f = base / rel
         if not f.is_file() and hit and "jsdelivr" in url and rel.endswith(".min.js"):
             f = base / (rel[:-7] + ".js")  # jsDelivr minifies any .js on request
@@ -287,6 +304,15 @@ def drive(pw_browser, cache: NpmCache, page_file: Path, out: Path) -> dict:
     page.wait_for_timeout(500)
     shot("4_mouse")
 
+    # scroll: one screen down (landing pages and scroll-triggered section transitions)
+    try:
+        page.evaluate("() => window.scrollTo(0, Math.round(window.innerHeight * 1.2))")
+        page.mouse.wheel(0, 400)
+    except Exception as e:
+        log["scroll_error"] = str(e)[:200]
+    page.wait_for_timeout(1200)
+    shot("5_scroll")
+
     log["seconds"] = round(time.time() - t0, 1)
     log["dom_text_len"] = (
         page.evaluate("() => (document.body && document.body.innerText || '').trim().length")
@@ -299,6 +325,7 @@ def drive(pw_browser, cache: NpmCache, page_file: Path, out: Path) -> dict:
         "2s->clicks": diff_frac(shots[1], shots[2]),
         "clicks->keys": diff_frac(shots[2], shots[3]),
         "keys->mouse": diff_frac(shots[3], shots[4]),
+        "mouse->scroll": diff_frac(shots[4], shots[5]),
     }
     ctx.close()
     sheet(shots, out / "sheet.png", f"{page_file.name}  diff={log['diff']}")

@@ -1,0 +1,134 @@
+"""The request checklist: planned from the request alone, run against what an answer shows."""
+
+import pytest
+
+from cogevol.rewards.checklist import (
+    Check,
+    Checklist,
+    PageFacts,
+    detect_language,
+    fulfilment,
+    plan_rules,
+    run_checklist,
+)
+
+
+def kinds(checklist: Checklist) -> list[tuple]:
+    return [(c.check, c.value, c.n) for c in checklist.checks if c.check != "mentions"]
+
+
+def mentions(checklist: Checklist) -> list[str]:
+    return [c.value for c in checklist.checks if c.check == "mentions"]
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("The planets orbit the sun and you can change the speed", "en"),
+    ("Los planetas giran alrededor del sol y puedes cambiar la velocidad", "es"),
+    ("Les planètes tournent autour du soleil et vous pouvez changer la vitesse", "fr"),
+    ("Die Planeten kreisen um die Sonne und du kannst die Geschwindigkeit ändern", "de"),
+    ("Os planetas giram em torno do sol e você pode mudar a velocidade", "pt"),
+    ("行星围绕太阳旋转，你可以改变速度", "zh"),
+    ("惑星が太陽の周りを回り、速度を変えられます", "ja"),
+    ("행성이 태양 주위를 돌고 속도를 바꿀 수 있습니다", "ko"),
+])
+def test_language_of_a_text_in_each_traffic_language(text, lang):
+    assert detect_language(text) == lang
+
+
+def test_too_little_text_has_no_language():
+    assert detect_language("42") == "" and detect_language("") == ""
+
+
+def test_rules_read_controls_labels_keys_counts_and_content_words():
+    c = plan_rules("Build a memory game with 12 cards of animals: a slider sets the speed, a 'Reset' button, "
+                   "and the arrow keys move the cursor")
+    assert c.language == "en" and c.source == "rules"
+    assert {("language", "en", None), ("control", "range", None), ("control", "click", None), ("label", "Reset", None),
+            ("key", "ArrowKeys", None), ("count", "cards", 12)} <= set(kinds(c))
+    assert {"memory", "cards", "animals"} <= set(mentions(c))
+    assert not {"slider", "button", "build", "game", "arrow"} & set(mentions(c))  # request vocabulary is not the topic
+    assert next(x for x in c.checks if x.check == "language").must
+
+
+@pytest.mark.parametrize("request_text, lang, count, word", [
+    ("Crea un juego de memoria con doce cartas de animales", "es", ("cartas", 12), "memoria"),
+    ("Crée une carte interactive avec trois villes", "fr", ("villes", 3), "villes"),
+    ("Erstelle eine Karte mit drei Städten und einem Dropdown", "de", ("städten", 3), "karte"),
+    ("Crie uma página para uma padaria com três produtos", "pt", ("produtos", 3), "padaria"),
+    ("做一个有十二张卡片的记忆游戏", "zh", ("卡片", 12), "记忆"),
+    ("五つの惑星が回る太陽系のアニメーションを作ってください", "ja", ("惑星", 5), "惑星"),
+    ("다섯 개의 행성이 도는 태양계 애니메이션을 만들어 주세요", "ko", ("행성", 5), "태양계"),
+])
+def test_rules_in_the_other_traffic_languages(request_text, lang, count, word):
+    c = plan_rules(request_text)
+    assert c.language == lang
+    assert ("count", count[0], count[1]) in kinds(c)
+    assert word in mentions(c)
+
+
+def test_numbers_inside_words_are_not_counts():
+    assert not [x for x in plan_rules("태양계 애니메이션을 만들어 주세요").checks if x.check == "count"]  # 세 in 주세요
+    assert not [x for x in plan_rules("A timer that counts down 60 seconds").checks if x.check == "count"]
+
+
+def test_slide_requests_name_the_count_and_elements():
+    c = plan_rules("Make a 5-slide deck about volcanoes for 7th grade with a chart of eruptions", "slide")
+    assert ("slides", "", 5) in kinds(c) and ("element", "chart", None) in kinds(c)
+    assert {"volcanoes", "eruptions"} <= set(mentions(c))
+
+
+def test_the_format_round_trips_and_is_strict():
+    c = plan_rules("A quiz with ten questions about the French revolution")
+    assert Checklist.from_json(c.to_json()) == c
+    with pytest.raises(ValueError):
+        Checklist.from_json({"version": 2, "checks": []})
+    with pytest.raises(ValueError):
+        Checklist.from_json({"version": 1, "checks": [{"check": "mentions", "value": "x", "wieght": 1}]})
+    with pytest.raises(ValueError):
+        Check("colour")
+
+
+SOLAR = plan_rules("Create a solar system: the planets orbit the sun, a slider controls the speed")
+
+
+def test_the_right_page_meets_its_checklist_and_another_requests_page_does_not():
+    right = PageFacts(text="The Solar System\nThe planets orbit the sun. Speed", controls=[{"kind": "range", "verdict": "live"}])
+    wrong = PageFacts(text="Quiz: 法国大革命\n问题 1：巴士底狱是哪一年被攻占的？", controls=[{"kind": "click", "verdict": "live"}])
+    r_right, r_wrong = run_checklist(SOLAR, right), run_checklist(SOLAR, wrong)
+    assert fulfilment(r_right) == (0.0, "")
+    defect, why = fulfilment(r_wrong)
+    assert defect == 1.0 and why.startswith("answers another request") and "in zh" in why
+    assert {r.status for r in r_wrong} == {"unmet"}
+
+
+def test_unverifiable_checks_never_count_against_the_answer():
+    scene = PageFacts(text="", controls=[{"kind": "range", "status": "skipped"}], scene=True,
+                      source="const planets = []; function orbit(sun) {}")
+    res = {r.value: r for r in run_checklist(SOLAR, scene)}
+    assert res["en"].status == "unverifiable" and res["range"].status == "unverifiable"
+    assert res["planets"].status == "met" and "code" in res["planets"].reason  # a drawn scene names its things in code
+    assert res["solar"].status == "unmet"
+    assert fulfilment(list(res.values())) == (0.0, "")  # half the named things is the whole topic; the rest is unverifiable
+
+
+def test_named_things_count_as_a_group_with_partial_credit():
+    c = plan_rules("A page about volcanoes, lava, magma and eruptions")
+    some = run_checklist(c, PageFacts(text="Volcanoes: how magma rises. Click to erupt"))
+    one = run_checklist(c, PageFacts(text="Volcanoes and what they look like"))
+    assert fulfilment(some) == (0.0, "")  # 2 of 4 named things
+    defect, why = fulfilment(one)
+    assert 0 < defect < 1 and why == ""  # 1 of 4: half the group's weight missed; the language is met
+
+
+def test_a_dead_control_of_the_named_kind_is_unmet():
+    res = run_checklist(SOLAR, PageFacts(text="solar system planets orbit sun speed", controls=[{"kind": "range", "verdict": "dead"}]))
+    slider = next(r for r in res if r.check == "control")
+    assert slider.status == "unmet" and "changes nothing" in slider.reason
+
+
+def test_counts_and_inflected_words():
+    c = plan_rules("Un juego de memoria con doce cartas")
+    page = PageFacts(text="Juego de Memoria\nEncuentra cada carta gemela. Pares: 0", groups=[2, 12])
+    res = {r.check: r for r in run_checklist(c, page)}
+    assert res["count"].status == "met" and res["language"].status == "met"
+    assert all(r.status == "met" for r in run_checklist(c, page) if r.check == "mentions")  # carta / cartas
