@@ -75,7 +75,7 @@ class ProbeResult:
     groups: list[int] = field(default_factory=list)  # sizes of groups of alike visible siblings (counts in the checklist)
     scene: bool = False  # a drawn scene with little text (the checklist may read the request's words in the code)
     quiet_ms: int = 0  # virtual ms the quiet window ran (quiet_ms to quiet_max_ms of the config): a twin replays as much
-    moves_later: bool = False  # ... or still on its own at the end (an animation a button set off, or a timer started late)
+    moves_later: bool = False  # ... or after an input set it off (seen right after that input, or at the end: a timer started late)
     moves_at_end: bool | None = None  # still changing on its own after the inputs (None: not measured, budget spent)
     method: str = "twin"
     viewport: dict = field(default_factory=dict)  # desktop / tablet / mobile layout measures

@@ -20,7 +20,8 @@ count: a form that changes nothing else is dead.
 This module runs those steps for one page (`probe_html`); each part has its own module:
 config (what the probe is told and reports), session (one page under the virtual clock and
 its inputs), drivers (which input each control gets, in what order), lockstep (the twin and
-its replay), compare (live or dead against the counterfactual), pixels (screenshot measures).
+its replay), compare (live or dead against the counterfactual), motion (whether the page moves
+on its own, by what moves), pixels (screenshot measures).
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ class _Probe:
         lock = Lockstep(self._open, twin_stack, self.cfg, r, n_found)
         if not await self._drive_controls(a, lock, baseline):
             return
-        await self._facts(a)  # again after the inputs: a quiz shows its questions once started
+        if not r.budget_exhausted:  # how far a spent budget got depends on the machine's load: first-screen facts only
+            await self._facts(a)  # again after the inputs: a quiz shows its questions once started
         await self._motion_at_end(a)
         r.viewport.update(await self._viewports(a))
 
@@ -279,6 +281,21 @@ class _Probe:
             c.verdict, c.evidence = c.baseline_verdict, ", ".join(sorted(new)[:3]) or "no new draw or DOM signature"
         if c.verdict == "live" and not c.driver:
             c.driver = "+".join(dict.fromkeys(st[1] for st in act.steps))
+        if c.verdict == "live" and self.motion and not (r.animates or r.moves_later):
+            await self._set_off(a, b)
+
+    async def _set_off(self, a: Session, b: Session | None) -> None:
+        """Whether the input just given set the page moving on its own (a Play or Start button
+        of an animation request whose page is still until then): later inputs may stop it
+        again (a Reset, a Pause), so this is looked at now, not only at the end. The twin, if
+        any, runs the same stretch so the two stay in step."""
+        r = self.result
+        if b is not None:
+            motion, _, _ = (await asyncio.gather(observe_motion(a, self.cfg.settle_ms, self.cfg.settle_ms, 2), b.run(self.cfg.settle_ms)))[0]
+        else:
+            motion, _, _ = await observe_motion(a, self.cfg.settle_ms, self.cfg.settle_ms, 2)
+        if motion.startswith(MOVES):
+            r.moves_later, r.motion = True, motion + " after an input"
 
     async def _late_response(self, a: Session, b: Session | None, lock: Lockstep, before: tuple | None,
                              skip: int) -> tuple[str, str] | None:
@@ -335,9 +352,8 @@ class _Probe:
             await a.run(cfg.idle_ms)
         motion, _, _ = await observe_motion(a, cfg.settle_ms, cfg.quiet_max_ms, 2)
         r.moves_at_end = motion.startswith(MOVES)
-        r.moves_later = r.moves_at_end and not r.animates
-        if r.moves_later:
-            r.motion = motion
+        if r.moves_at_end and not r.animates and not r.moves_later:
+            r.moves_later, r.motion = True, motion
 
     async def _viewports(self, a: Session) -> dict:
         """Layout measures at tablet and phone sizes (the desktop ones come from the first screen)."""
@@ -357,14 +373,13 @@ async def probe_html(pool: BrowserPool, html: str, cfg: ProbeConfig | None = Non
     cfg = cfg or ProbeConfig()
     t0 = time.perf_counter()
     probe = _Probe(pool, html, cfg, request, motion)
-    hang_s = probe.hang_s
     try:
         result = await probe.run()
     except Exception as e:  # classify: the page's fault or ours
         result = probe.result
         msg = f"{type(e).__name__}: {e}".splitlines()[0][:240]
         if is_timeout(e) or isinstance(e, PageHung):
-            result.outcome, result.reason = "page_hung", f"page hung: it stopped answering for {hang_s:g} s (busy main thread or runaway script)"
+            result.outcome, result.reason = "page_hung", f"page hung: it stopped answering for {probe.hang_s:g} s (busy main thread or runaway script)"
         elif "Execution context was destroyed" in msg or "navigat" in msg.lower():
             result.outcome, result.reason = "page_navigated", f"page reloads or navigates by itself: {msg}"
         elif "crash" in msg.lower() or "Target closed" in msg or "has been closed" in msg:

@@ -62,7 +62,13 @@
     const play = AP.play, d = Object.getOwnPropertyDescriptor(AP, 'playState');
     playState = d && d.get;
     AP.pause = function () { pagePaused.add(this); return pauseA.call(this); };
-    AP.play = function () { pagePaused.delete(this); held.delete(this); return play.call(this); };
+    // play() resumes from where the animation stands (a finished one restarts): held from there
+    AP.play = function () {
+      pagePaused.delete(this);
+      const out = play.call(this);
+      if (this.currentTime !== null) { pauseA.call(this); held.set(this, { t: vnow(), ct: this.currentTime, set: this.currentTime, rate: this.playbackRate }); }
+      return out;
+    };
     // a held animation is running as far as the page can tell
     if (playState) Object.defineProperty(AP, 'playState', { configurable: true, get() {
       const ps = playState.call(this);

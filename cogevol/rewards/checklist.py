@@ -51,6 +51,10 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 _LATIN_WORD = re.compile(r"[a-z\u00c0-\u024f][a-z\u00c0-\u024f'\-]*[a-z\u00c0-\u024f]|[a-z]")
+# code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
+# file names, colours and hyphenated fragments ("single-file")
+_CODE = re.compile(r"`[^`]*`|\b[a-z]+[A-Z]\w*|\b\w*_\w+|\b\w*\d\w*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,6}\b|\b\w+-(?=\w)")
+_LABELLED = re.compile(r"\b(label(?:l)?ed|called|named|titled|saying|reads)\b|etiquetad|intitul|beschrift|rotulad|标为|写着|ラベル|라벨")
 _QUOTED = re.compile(r"[\"“”«»„「『]\s*([^\"“”«»„」』]{1,30}?)\s*[\"“”«»」』]|(?<![a-z])'([^']{1,30})'(?![a-z])")
 
 
@@ -262,9 +266,14 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
             m = rx.search(text)
             if m:
                 checks.append(Check("control", kind, cue=m.group()))
+        button = next(rx for kind, rx in lex.controls if kind == "click")
         for m in _QUOTED.finditer(request):
             label = (m.group(1) or m.group(2) or "").strip()
-            if label and len(label) <= 30 and not re.search(r"\.(js|html|css)$", label):
+            near = normalise(request[max(0, m.start() - 30):m.end() + 30])
+            # a quoted name is a label when the request says it is on a control ("a 'Reset' button"),
+            # not code it quotes ('gameCanvas', '2d')
+            if label and len(label) <= 30 and not _CODE.fullmatch(label) and not _CODE.match(label) and (
+                    button.search(near) or _LABELLED.search(near)):
                 checks.append(Check("label", label, cue=m.group()))
         for key, rx in lex.keys:
             m = rx.search(text)
@@ -286,14 +295,15 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
             if m:
                 checks.append(Check("element", kind, cue=m.group()))
     labels = {normalise(c.value) for c in checks if c.check == "label"}
-    rest = text
+    rest = normalise(_CODE.sub(" ", request))  # identifiers, file names and numbers are how to build it, not what to show
     for c in checks:  # the words that named a control, a key or an element are not the topic
         if c.check in ("control", "key", "element") and c.cue:
             rest = rest.replace(c.cue, " ")
     words = [w for w in _content_words(rest, lex) if w not in labels]
     for w in words:
         checks.append(Check("mentions", w, weight=round(2 / len(words), 4), must=True, cue=w))
-    return Checklist(tuple(checks), "rules", lang)
+    unique = {(c.check, normalise(c.value), c.n): c for c in reversed(checks)}  # a thing asked twice is one check
+    return Checklist(tuple(c for c in checks if unique[(c.check, normalise(c.value), c.n)] is c), "rules", lang)
 
 
 @lru_cache(maxsize=4096)
@@ -407,7 +417,12 @@ def run_check(c: Check, f: PageFacts) -> CheckResult:
     return res("unverifiable", "unknown check")
 
 
-def run_checklist(checklist: Checklist, facts: PageFacts) -> list[CheckResult]:
+def run_checklist(checklist: Checklist, facts: PageFacts | None, why: str = "") -> list[CheckResult]:
+    """Every check against what the answer shows; with no facts (the answer never got as far
+    as showing anything the checks can read), every check is unverifiable because of `why`."""
+    if facts is None:
+        return [CheckResult(c.check, c.value if c.n is None else f"{c.n} {c.value}".strip(), "unverifiable", why, c.weight, c.must)
+                for c in checklist.checks]
     return [run_check(c, facts) for c in checklist.checks]
 
 

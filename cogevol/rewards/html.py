@@ -264,7 +264,10 @@ class HtmlScorer:
             if result.outcome == "harness_error":  # the harness's fault: one retry on a fresh context
                 log.warning("probe: retrying a page after a harness error: %s", result.reason)
                 result = await probe_html(self.pool, html, self.cfg, request, motion=expects.animation)
-        checks = run_checklist(plan, page_facts(result, html)) if plan is not None else None
+        checks = None
+        if plan is not None:  # a page slow to reach its first screen shows the checks nothing (the budget is never a verdict)
+            facts = page_facts(result, html) if result.fill is not None else None
+            checks = run_checklist(plan, facts, "the page did not reach its first screen within the budget")
         s = score(result, expects, weights=self.weights, settings=self.terms, checks=checks)
         if self.judge is not None and s.reward is not None and not s.hard_fail:
             jterms, why = await self._judge_terms(result, request)

@@ -39,6 +39,44 @@ def test_cli_contract(tmp_path):
     assert bad.returncode == 2 and "no such file" in bad.stderr
 
 
+SOLAR = """<!doctype html><html><head><title>Solar system</title></head><body><h1>The solar system</h1>
+<p>Planets orbit the sun. Speed:</p><input type=range id=s><button id=r>Reset</button><p id=o>day 0</p>
+<script>let d=0;s.oninput=()=>o.textContent='day '+(++d);r.onclick=()=>{d=0;o.textContent='day 0 (reset)'}</script></body></html>"""
+QUIZ = """<!doctype html><html><head><title>Quiz: 法国大革命</title></head><body><h1>法国大革命测验</h1>
+<p>问题 1：巴士底狱是哪一年被攻占的？</p><button onclick="o.textContent='正确！'">1789</button><p id=o></p></body></html>"""
+SOLAR_REQUEST = "A solar system page where the planets orbit the sun, with a slider for the speed and a 'Reset' button"
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_cli_lists_the_request_checklist_and_fails_an_answer_to_another_request(tmp_path):
+    (tmp_path / "solar.html").write_text(SOLAR)
+    (tmp_path / "quiz.html").write_text(QUIZ, encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "cogevol.cli", "probe", "--request", SOLAR_REQUEST, str(tmp_path / "solar.html"),
+                        str(tmp_path / "quiz.html")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    rows = {Path(r["path"]).name: r for r in map(json.loads, p.stdout.splitlines())}
+    for r in rows.values():
+        assert r["checks"] and all(set(c) == {"check", "value", "status", "reason"} for c in r["checks"])
+        assert {c["status"] for c in r["checks"]} <= {"met", "unmet", "unverifiable"}
+    solar, quiz = rows["solar.html"], rows["quiz.html"]
+    assert not solar["hard_fail"] and all(c["status"] == "met" for c in solar["checks"]), solar["checks"]
+    assert "fulfilment" in solar["terms"] and solar["terms"]["fulfilment"] == 0.0
+    assert quiz["hard_fail"] and "answers another request" in quiz["reason"], quiz["reason"]
+    lang = next(c for c in quiz["checks"] if c["check"] == "language")
+    assert lang["status"] == "unmet" and "zh" in lang["reason"]
+    stored = tmp_path / "checklist.json"  # a stored checklist is used as given
+    stored.write_text(json.dumps({"version": 1, "source": "llm", "language": "zh", "checks": [
+        {"check": "language", "value": "zh", "must": True}, {"check": "mentions", "value": "法国大革命", "must": True}]}))
+    p = subprocess.run([sys.executable, "-m", "cogevol.cli", "probe", "--request", SOLAR_REQUEST, "--checklist", str(stored),
+                        str(tmp_path / "quiz.html")], capture_output=True, text=True)
+    (row,) = map(json.loads, p.stdout.splitlines())
+    assert not row["hard_fail"] and [c["status"] for c in row["checks"]] == ["met", "met"]
+    bad = subprocess.run([sys.executable, "-m", "cogevol.cli", "probe", "--checklist", str(tmp_path / "nope.json"),
+                          str(tmp_path / "quiz.html")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--checklist" in bad.stderr
+
+
 @pytest.mark.browser
 @pytest.mark.timeout(300)
 def test_trl_reward_function():

@@ -81,6 +81,14 @@ const g=c.getContext('webgl');(function f(){g.clearColor(0.2,0.3,0.5,1);g.clear(
         page("<svg width=600 height=200><circle cx=20 cy=100 r=15 fill=teal>"
              "<animate attributeName=cx values='20;580;20' dur=3s begin=indefinite /></circle></svg>"),
     ),
+    "css_animationend_chain": (
+        page(BOX, "@keyframes hop{from{transform:none}to{transform:translateX(80px)}}#box.hop{animation:hop .3s linear}",
+             "let k=0;box.addEventListener('animationend',()=>{box.classList.remove('hop');box.style.left=(20+(++k)*30)+'px';"
+             "void box.offsetWidth;box.classList.add('hop')});box.classList.add('hop')"),
+        page(BOX, "@keyframes hop{from{transform:none}to{transform:none}}#box.hop{animation:hop .3s linear}",
+             "box.addEventListener('animationend',()=>{box.classList.remove('hop');void box.offsetWidth;box.classList.add('hop')});"
+             "box.classList.add('hop')"),
+    ),
     "ticking_clock": (
         page("<p id=clock style='font-size:48px'>00:00:00</p>", script="""
 let s=0;setInterval(()=>{s++;clock.textContent='00:00:'+String(s).padStart(2,'0')},1000)"""),
@@ -151,6 +159,18 @@ const g=c.getContext('webgl');const d=()=>{g.clearColor(0.1,0.2,0.3,1);g.clear(g
              script="go.onclick=()=>an.beginElement()"),
         page(START + "<svg width=300 height=100><circle cx=20 cy=50 r=10 fill=teal><animate id=an attributeName=cx to=280 dur=1s begin=indefinite fill=freeze /></circle></svg>",
              script="go.onclick=()=>{}"),
+    ),
+    "css_play_state_pause": (
+        page(START + BOX, "@keyframes mv{from{transform:translateX(0)}to{transform:translateX(400px)}}#box{animation:mv 2s linear infinite}",
+             "go.onclick=()=>{box.style.animationPlayState='paused'}"),
+        page(START + BOX, "@keyframes mv{from{transform:translateX(0)}to{transform:translateX(400px)}}#box{animation:mv 2s linear infinite}",
+             "go.onclick=()=>{box.style.animationPlayState='running'}"),
+    ),
+    "web_animation_pause": (
+        page(START + BOX, script="const an=box.animate([{transform:'none'},{transform:'translateX(400px)'}],{duration:2000,iterations:Infinity});"
+             "go.onclick=()=>an.playState==='running'?an.pause():an.play()"),
+        page(START + BOX, script="const an=box.animate([{transform:'none'},{transform:'translateX(400px)'}],{duration:2000,iterations:Infinity});"
+             "go.onclick=()=>{if(an.playState!=='running')an.play()}"),
     ),
     "layout_width": (
         page(START + "<div id=bar style='height:20px;width:40px;background:#393'></div>", script="go.onclick=()=>{bar.style.width='300px'}"),
