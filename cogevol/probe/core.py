@@ -57,6 +57,7 @@ class _Probe:
         self.a: Session | None = None
         self.key_values: list[str] = []  # keys the page's handlers compare against
         self.waited = False  # for an overlay to lift (once per page)
+        self.set_off_tries = 0  # live inputs looked at for motion they set off (animation requests on still pages)
         self.deadline = time.perf_counter() + cfg.page_timeout_s
         # a page that renders may keep its main thread waiting on the rasteriser: slow, not hung
         self.hang_s = max(cfg.hang_s, cfg.render_hang_s) if renders(html) else cfg.hang_s
@@ -281,7 +282,8 @@ class _Probe:
             c.verdict, c.evidence = c.baseline_verdict, ", ".join(sorted(new)[:3]) or "no new draw or DOM signature"
         if c.verdict == "live" and not c.driver:
             c.driver = "+".join(dict.fromkeys(st[1] for st in act.steps))
-        if c.verdict == "live" and self.motion and not (r.animates or r.moves_later):
+        if c.verdict == "live" and self.motion and not (r.animates or r.moves_later) and self.set_off_tries < 3:
+            self.set_off_tries += 1  # the first live controls are the ones the request names (Play, Start)
             await self._set_off(a, b)
 
     async def _set_off(self, a: Session, b: Session | None) -> None:

@@ -271,12 +271,15 @@
       const groups = new Map();
       let drawn = 0;
       const screen = innerWidth * innerHeight;
+      for (const el of document.querySelectorAll('[aria-label], [alt], [title], [placeholder], input[type=button], input[type=submit], option')) {
+        for (const a of ['aria-label', 'alt', 'title', 'placeholder']) { const v = el.getAttribute(a); if (v) parts.push(v); }
+        if (el.tagName === 'INPUT' || el.tagName === 'OPTION') parts.push(el.value || el.textContent);
+      }
+      const shown = (n) => (n.checkVisibility ? n.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(n));
       for (const el of allElements(document)) {
         const tag = el.tagName.toUpperCase();
-        for (const a of ['aria-label', 'alt', 'title', 'placeholder']) { const v = el.getAttribute(a); if (v) parts.push(v); }
-        if ((tag === 'INPUT' && /^(button|submit|reset)$/.test(el.type)) || tag === 'OPTION') parts.push(el.value || el.textContent);
-        if (shadowText(el)) parts.push(shadowText(el));
-        if (!el.parentElement || !visible(el)) continue;
+        if (el.shadowRoot) parts.push(shadowText(el));
+        if (!el.parentElement || !shown(el)) continue;
         if (/^(CANVAS|SVG|VIDEO|IMG)$/.test(tag)) { const r = el.getBoundingClientRect(); drawn += r.width * r.height; }
         const key = el.parentElement;
         const sig = tag + '.' + (typeof el.className === 'string' ? el.className.trim().split(/\s+/).sort().join('.') : '');
