@@ -162,6 +162,11 @@ def lexicon() -> _Lexicon:
                            + "|".join(map(re.escape, cjk_nums)) + ")")
     generic = {normalise(w) for ws in data["generic"].values() for w in ws}
     fw = {lang: frozenset(normalise(w) for w in ws) for lang, ws in data["function_words"].items()}
+    # the language of a request also shows in how it asks ("erstelle", "crea", "crie"): each
+    # language's request vocabulary that no other Latin language shares counts for it too
+    latin = {lang: {normalise(w) for w in data["generic"].get(lang, []) if not _CJK_RUN.search(normalise(w))} for lang in fw}
+    own = {lang: words - set().union(*(v for k, v in latin.items() if k != lang)) for lang, words in latin.items()}
+    cues = {lang: fw[lang] | frozenset(own[lang]) for lang in fw}
     return _Lexicon(
         controls=tuple((kind, _cue_rx(flat(langs))) for kind, langs in data["controls"].items()),
         keys=tuple((key, _cue_rx(words)) for key, words in data["keys"].items()),
@@ -172,7 +177,7 @@ def lexicon() -> _Lexicon:
         slide_rx=_cue_rx(data["slide_words"]),
         generic=frozenset(w for w in generic if not _CJK_RUN.search(w)) | frozenset().union(*fw.values()),
         generic_cjk=tuple(sorted((w for w in generic if _CJK_RUN.search(w)), key=len, reverse=True)),
-        function_words=fw,
+        function_words=cues,
     )
 
 
