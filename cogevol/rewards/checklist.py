@@ -42,8 +42,6 @@ from cogevol.rewards.expects import normalise
 LEXICON_PATH = Path(__file__).with_name("checklist_lexicon.yaml")
 VERSION = 1
 CHECKS = ("language", "control", "label", "key", "count", "mentions", "slides", "element")
-STATUSES = ("met", "unmet", "unverifiable")
-LANGUAGES = ("en", "es", "fr", "de", "pt", "zh", "ja", "ko")
 MAX_MENTIONS = 6
 
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")

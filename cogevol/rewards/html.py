@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from cogevol.browser.pool import BrowserPool
 from cogevol.probe.core import ProbeConfig, ProbeResult, probe_html
+from cogevol.probe.motion import STILL
 from cogevol.rewards.checklist import (
     CheckResult,
     PageFacts,
@@ -182,7 +183,7 @@ def _gate(result: ProbeResult, expects: Expects, driven: list, live: list, skipp
         return result.reason or "not rendered"
     asked = f" (the request asks for {' and '.join(expects.kinds)})" if expects.source != "none" else ""
     if expects.animation and not (result.animates or result.moves_later) and not result.budget_exhausted:
-        still = result.motion.removeprefix("still:").strip() if result.motion.startswith("still:") else ""
+        still = result.motion.removeprefix(STILL).strip() if result.motion.startswith(STILL) else ""
         why = f" ({still})" if still.startswith("only") else ""
         return "hard fail: nothing moves on its own" + why + asked  # (with the budget spent, later motion was never measured)
     if expects.animation and result.moves_at_end is False and result.error_count:
