@@ -25,6 +25,7 @@ from cogevol.config import load_params
 from cogevol.evaluate.page_agreement import ablation, agreement_report, load_labels, merge
 from cogevol.logs import setup_logging
 from cogevol.progress import Progress
+from cogevol.rewards.checklist_planner import ChecklistPlanner, PlannerConfig, planner_from_params
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.tracking import stage_run
 
@@ -33,13 +34,16 @@ CORPUS = ROOT / "data" / "probe_real"
 RESULTS = ROOT / "benchmarks" / "results"
 
 
-async def probe_corpus(labels: list[dict], workers: int, params: dict) -> dict[str, dict]:
+async def probe_corpus(labels: list[dict], workers: int, params: dict, planner: PlannerConfig) -> dict[str, dict]:
     items = [(lab["file"], (CORPUS / lab["file"]).read_text(encoding="utf-8", errors="replace")) for lab in labels]
     requests = {lab["file"]: lab["request"] for lab in labels}
+    plans, stats = await ChecklistPlanner.plan_json(planner, [(requests[name], "html") for name, _ in items])
+    print(f"probe_real: checklists {stats}")
     progress = Progress("probe_real: pages", total=len(items), unit="pages")
     out = {}
     async with Scorers(ScoringSettings.from_params({"probe": params.get("probe")}, workers)) as scorers:
-        async for k, score in scorers.stream([ScoreItem("html", html, requests[name], raw=True) for name, html in items]):
+        batch = [ScoreItem("html", html, requests[name], raw=True, checklist=plan) for (name, html), plan in zip(items, plans)]
+        async for k, score in scorers.stream(batch):
             out[items[k][0]] = {"path": items[k][0], **score.details}
             progress.update(1)
     progress.done()
@@ -73,6 +77,8 @@ def main() -> None:
     ap.add_argument("--records", help="reuse the records of an earlier run (JSONL) instead of probing")
     ap.add_argument("--params", default=str(ROOT / "params.yaml"))
     ap.add_argument("--resamples", type=int, default=1000)
+    ap.add_argument("--checklists", choices=("params", "rules"), default="params",
+                    help="who plans the requests' checklists: params.yaml's `checklist` (default) or the rules only")
     a = ap.parse_args()
     setup_logging()
     params = load_params(a.params)
@@ -82,7 +88,7 @@ def main() -> None:
     if a.records:
         records = {r["path"]: r for r in map(json.loads, Path(a.records).read_text().splitlines())}
     else:
-        records = asyncio.run(probe_corpus(labels, a.workers, params))
+        records = asyncio.run(probe_corpus(labels, a.workers, params, planner_from_params(params, rules_only=a.checklists == "rules")))
         with (RESULTS / "probe_real_records.jsonl").open("w") as f:
             for lab in labels:
                 f.write(json.dumps(records[lab["file"]], ensure_ascii=False) + "\n")
@@ -107,7 +113,9 @@ def main() -> None:
     print("gate disagreements:")
     for w in wrong:
         print("  ", w)
-    with stage_run("agreement", {"corpus": str(CORPUS.relative_to(ROOT)), "probe": params.get("probe", {})}) as run:
+    report["checklists"] = a.checklists
+    with stage_run("agreement", {"corpus": str(CORPUS.relative_to(ROOT)), "probe": params.get("probe", {}),
+                                 "checklists": a.checklists}) as run:
         run.log_metrics({k: v for k, v in report.items() if isinstance(v, int | float)} | {"seconds": report["seconds"]})
         run.log_metrics({f"ablation.{name}": {"pair_agreement": v["pair_agreement"], "spearman": v["spearman"]}
                          for name, v in report["ablation"].items()})

@@ -26,6 +26,7 @@ from cogevol.config import load_params
 from cogevol.evaluate.page_agreement import load_labels
 from cogevol.logs import setup_logging
 from cogevol.progress import Progress
+from cogevol.rewards.checklist_planner import ChecklistPlanner, PlannerConfig, planner_from_params
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.tracking import stage_run
 
@@ -69,8 +70,12 @@ def teacher_answers(limit: int | None) -> list[dict]:
     return rows[:limit] if limit else rows
 
 
-async def score_both(rows: list[dict], workers: int, params: dict) -> list[dict]:
-    items = [ScoreItem(r["modality"], r["text"], req, raw=r["raw"]) for r in rows for req in (r["own"], r["swap"])]
+async def score_both(rows: list[dict], workers: int, params: dict, planner: PlannerConfig) -> list[dict]:
+    pairs = [(req, r["modality"]) for r in rows for req in (r["own"], r["swap"])]
+    plans, stats = await ChecklistPlanner.plan_json(planner, pairs)
+    print(f"swap_test: checklists {stats}")
+    items = [ScoreItem(r["modality"], r["text"], req, raw=r["raw"], checklist=plans[2 * j + k])
+             for j, r in enumerate(rows) for k, req in enumerate((r["own"], r["swap"]))]
     progress = Progress("swap_test: answers x 2 requests", total=len(items), unit="items")
     scores: list = [None] * len(items)
     async with Scorers(ScoringSettings.from_params(params, workers)) as scorers:
@@ -110,16 +115,20 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--limit", type=int, default=None, help="answers per set (a quick look)")
     ap.add_argument("--params", default=str(ROOT / "params.yaml"))
+    ap.add_argument("--checklists", choices=("params", "rules"), default="params",
+                    help="who plans the requests' checklists: params.yaml's `checklist` (default) or the rules only")
     a = ap.parse_args()
     setup_logging()
     params = load_params(a.params)
     t0 = time.perf_counter()
-    rows = asyncio.run(score_both(real_pages(a.limit) + teacher_answers(a.limit), a.workers, params))
-    report = {"summary": summarise(rows), "wall_s": round(time.perf_counter() - t0, 1), "workers": a.workers}
+    rows = asyncio.run(score_both(real_pages(a.limit) + teacher_answers(a.limit), a.workers, params,
+                                  planner_from_params(params, rules_only=a.checklists == "rules")))
+    report = {"summary": summarise(rows), "wall_s": round(time.perf_counter() - t0, 1), "workers": a.workers,
+              "checklists": a.checklists}
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "swap_test.json").write_text(json.dumps({**report, "rows": rows}, indent=1, ensure_ascii=False) + "\n")
     print(json.dumps(report, indent=1))
-    with stage_run("agreement", {"swap_test": {"sets": sorted(report["summary"])}}) as run:
+    with stage_run("agreement", {"swap_test": {"sets": sorted(report["summary"]), "checklists": a.checklists}}) as run:
         run.log_metrics({f"swap.{name}.{part}": v["share_own_higher"] for name, s in report["summary"].items()
                          for part, v in s.items() if v["share_own_higher"] is not None})
         run.log_dict(report, "agreement/swap_test.json")

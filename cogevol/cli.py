@@ -136,6 +136,11 @@ def _cmd_probe(a: argparse.Namespace) -> int:
         except (OSError, ValueError) as e:
             print(f"probe: --checklist {a.checklist}: {e}", file=sys.stderr)
             return 2
+    elif a.request:  # a stored (frozen LLM) plan of this request when the replay holds one, else the rules
+        from cogevol.rewards.checklist_planner import planner_from_params, stored_plan
+
+        plan = stored_plan(planner_from_params(params), a.request, "html")
+        checklist = json.dumps(plan.to_json(), ensure_ascii=False) if plan else ""
     _score_files(items, "html", params, a.request or "", show, a.workers, probe_overrides=overrides, checklist=checklist)
     return 0
 
@@ -246,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--judge-url", default=None, help="OpenAI-compatible root of a vision judge: adds the vlm_* terms (key: $COGEVOL_JUDGE_API_KEY)")
     pr.add_argument("--judge-model", default=None)
     pr.add_argument("--request", default=None, help="the request the pages answer: the gate follows it, its checklist is run, the judge sees it")
-    pr.add_argument("--checklist", default=None, help="a stored checklist (JSON file, docs/checklist.md) for --request; default: the rules plan one")
+    pr.add_argument("--checklist", default=None, help="a stored checklist (JSON file, docs/checklist.md) for --request; default: the replay's plan of that request (checklist.replay_path), else the rules plan one")
     pr.set_defaults(fn=_cmd_probe)
 
     ss = sub.add_parser("slide-score", help="render slide outputs, score them (rules [+ judge]), print one JSON line each")

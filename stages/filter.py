@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from cogevol.curate.pipeline import run_filter
 from cogevol.plots import barh
+from cogevol.rewards.checklist_planner import planner_from_params
 from cogevol.stage_io import stage_args, start, write_csv, write_metrics
 from cogevol.tracking import stage_run
 
 
 def main() -> None:
     a = stage_args("CSV of drops per reason for `dvc plots`")
-    params, _ = start("filter")
+    params, allp = start("filter")
     with stage_run("filter", params) as run:
-        stats = run_filter(a.input, a.out, params)
+        stats = run_filter(a.input, a.out, params, planner_from_params(allp))
         metrics = stats.as_metrics()
         write_metrics(a.metrics, metrics)
         run.log_metrics(metrics)

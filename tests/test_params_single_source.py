@@ -17,6 +17,7 @@ from cogevol.distill.teacher import TeacherConfig
 from cogevol.evaluate.stage import EvalConfig
 from cogevol.judge.vlm import JudgeConfig
 from cogevol.probe.core import ProbeConfig
+from cogevol.rewards.checklist_planner import PlannerConfig
 from cogevol.rewards.html import DEFAULT_WEIGHTS, TermSettings
 from cogevol.rewards.slide import DEFAULT_WEIGHTS as SLIDE_WEIGHTS
 from cogevol.scoring.backends import ScoringConfig
@@ -35,6 +36,7 @@ PAIRS = [
     ("probe.terms", TermSettings), ("scoring", ScoringConfig), ("scoring.serve", ServeConfig), ("scoring.ray", RayConfig),
     ("slides.rules", RuleConfig), ("judge", JudgeConfig), ("distill", DistillConfig), ("model", ModelConfig),
     ("train", TrainConfig), ("sft", SFTSettings), ("grpo", GRPOSettings), ("evaluate", EvalConfig),
+    ("checklist", PlannerConfig),
 ]
 
 

@@ -19,6 +19,7 @@ from cogevol.config import from_dict
 from cogevol.curate.base import AXES, Verdict
 from cogevol.curate.rules import default_filters
 from cogevol.progress import Progress
+from cogevol.rewards.checklist_planner import PlannerConfig, plan_checklists
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ class FilterStats:
     by_axis: Counter = field(default_factory=Counter)
     by_reason: Counter = field(default_factory=Counter)
     kept_by_category: Counter = field(default_factory=Counter)
+    checklists: dict = field(default_factory=dict)  # how the kept prompts' checklists were planned
 
     def as_metrics(self) -> dict:
         return {
@@ -53,6 +55,7 @@ class FilterStats:
             "dropped_by_axis": {a: self.by_axis.get(a, 0) for a in AXES},
             "dropped_by_reason": dict(self.by_reason.most_common()),
             "kept_by_category": dict(self.kept_by_category),
+            "checklists": dict(sorted(self.checklists.items())),
         }
 
 
@@ -60,18 +63,17 @@ def _reason_kind(v: Verdict) -> str:
     return f"{v.axis}: {v.reason.split(' (', 1)[0]}"
 
 
-def to_prompt(rec: dict) -> dict:
-    """The prompt record that distillation reads, with the request's checklist planned once here
-    (cogevol.rewards.checklist, from the request alone), so every later score reads it instead
-    of planning again."""
-    from cogevol.rewards.checklist import plan_rules
+def modality(rec: dict) -> str:
+    return "slide" if rec.get("category") == "slide" else "html"
 
-    modality = "slide" if rec["category"] == "slide" else "html"
+
+def to_prompt(rec: dict) -> dict:
+    """The prompt record that distill, GRPO and evaluate read (the checklist is added by
+    `run_filter`, planned once for every kept prompt)."""
     return {
         "id": rec["id"], "prompt": rec["request"], "category": rec["category"], "subcategory": rec.get("subcategory"),
         "lang": rec.get("lang"), "locale": rec.get("locale"), "failure": rec.get("failure"),
         "dedup": rec.get("dedup"), "provenance": rec.get("provenance"),
-        "checklist": plan_rules(rec["request"], modality).to_json(),
     }
 
 
@@ -130,20 +132,32 @@ def filter_records(records: Iterable[dict], cfg: dict, stats: FilterStats) -> It
     progress.done()
 
 
-def run_filter(input_path: str | Path, out_dir: str | Path, cfg: dict) -> FilterStats:
+def run_filter(input_path: str | Path, out_dir: str | Path, cfg: dict, planner: PlannerConfig | None = None) -> FilterStats:
     """Filter a JSONL of requests into prompts.jsonl, dropped.jsonl and review.jsonl under
-    `out_dir`. `cfg` is the params group, checked strictly (a misspelt key is an error)."""
+    `out_dir`. `cfg` is the params group, checked strictly (a misspelt key is an error). Each
+    kept prompt's checklist is planned once, on `planner` (params.yaml `checklist`; default:
+    the rules), and stored with it; `stats.checklists` counts how each was planned."""
     cfg = asdict(from_dict(FilterConfig, cfg))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     stats = FilterStats()
     records = (orjson.loads(line) for line in Path(input_path).read_bytes().splitlines() if line.strip())
-    files = {name: open(out / f"{name}.jsonl", "wb") for name in ("kept", "dropped", "review")}
+    kept: list[dict] = []
+    files = {name: open(out / f"{name}.jsonl", "wb") for name in ("dropped", "review")}
     try:
         for dest, rec in filter_records(records, cfg, stats):
-            files[dest].write(orjson.dumps(rec) + b"\n")
+            if dest == "kept":
+                kept.append(rec)
+            else:
+                files[dest].write(orjson.dumps(rec) + b"\n")
     finally:
         for f in files.values():
             f.close()
-    (out / "kept.jsonl").replace(out / "prompts.jsonl")
+    plans, stats.checklists = plan_checklists(planner or PlannerConfig(backend="rules"),
+                                              [(r["prompt"], modality(r)) for r in kept])
+    tmp = out / "prompts.jsonl.tmp"
+    with open(tmp, "wb") as f:
+        for rec, plan in zip(kept, plans):
+            f.write(orjson.dumps({**rec, "checklist": plan.to_json()}) + b"\n")
+    tmp.replace(out / "prompts.jsonl")
     return stats

@@ -46,11 +46,11 @@ def item_result(system: str, item: SuiteItem, score: Score) -> ItemResult:
         return ItemResult(system, item, float(score.reward or 0.0), hard_fail=score.gate == "fail",
                           render_failure=not d.get("rendered_ok"), reason=score.reason,
                           details={"terms": score.terms, "controls_live": d.get("controls_live"),
-                                   "controls_operable": d.get("controls_operable")},
+                                   "controls_operable": d.get("controls_operable"), "checks": d.get("checks") or []},
                           image=score.images[0] if score.images else None)
     return ItemResult(system, item, float(score.reward or 0.0), valid=d.get("valid"),
                       render_failure=not d.get("valid") or bool(score.harness_error), reason=score.reason,
-                      details={"rule_score": d.get("rule_score"), "vlm_score": d.get("vlm_score")})
+                      details={"rule_score": d.get("rule_score"), "vlm_score": d.get("vlm_score"), "checks": d.get("checks") or []})
 
 
 async def score_rows(rows: list[tuple[str, SuiteItem, str | None]], scorers) -> list[ItemResult]:
@@ -59,7 +59,7 @@ async def score_rows(rows: list[tuple[str, SuiteItem, str | None]], scorers) -> 
     once (the scorers answer identical items together). No answer (an endpoint that gave none)
     is a failure with its reason, not an item left out."""
     answered = [k for k, (_, _, out) in enumerate(rows) if out is not None]
-    batch = [ScoreItem(rows[k][1].kind, rows[k][2], rows[k][1].prompt) for k in answered]
+    batch = [ScoreItem(rows[k][1].kind, rows[k][2], rows[k][1].prompt, checklist=rows[k][1].checklist) for k in answered]
     progress = Progress("evaluate: scored answers", total=len(batch), unit="answers")
     results: dict[int, ItemResult] = {}
     async for j, score in scorers.stream(batch):

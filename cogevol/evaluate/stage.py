@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from cogevol.evaluate.generate import SystemConfig, generate_local, generate_openai, messages
@@ -16,6 +16,7 @@ from cogevol.evaluate.reference import reference_answers
 from cogevol.evaluate.report import log_manager_view
 from cogevol.evaluate.run import ItemResult, comparison_markdown, run_scoring, summarise
 from cogevol.evaluate.suites import SuiteItem, load_suite
+from cogevol.rewards.checklist_planner import PlannerConfig, plan_checklists, planner_from_params
 
 log = logging.getLogger(__name__)
 BASE = "@base"  # system path placeholder: the pipeline's base model (model.base, or the tiny build)
@@ -84,6 +85,7 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
     per_system = {name: (items, outs) for name, outs in outputs.items()}
     if cfg.reference:
         per_system[REFERENCE] = reference_answers(cfg.reference)
+    per_system = with_checklists(per_system, planner_from_params(params))
     results = run_scoring(per_system, Scorers.from_params(params, screenshots=run is not None))
     summary = summarise(results)
     table = comparison_markdown(summary)
@@ -104,6 +106,18 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
         metrics["agreement"] = _agreement(cfg, out, params, run)
     (out / "summary.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return metrics
+
+
+def with_checklists(per_system: dict[str, tuple[list[SuiteItem], list]], planner: PlannerConfig) -> dict:
+    """Every item with its request's checklist, planned once per request on `planner` (params.yaml
+    `checklist`: the replay or the endpoint, the rules for a request neither knows), so every
+    system's answer to an item is scored against the same checklist."""
+    keys = list(dict.fromkeys((i.prompt, i.kind) for items, _ in per_system.values() for i in items))
+    plans, stats = plan_checklists(planner, keys)
+    log.info("evaluate: checklists planned: %s", stats)
+    by_key = {k: json.dumps(p.to_json(), ensure_ascii=False) for k, p in zip(keys, plans)}
+    return {name: ([replace(i, checklist=by_key[(i.prompt, i.kind)]) for i in items], outs)
+            for name, (items, outs) in per_system.items()}
 
 
 def _checkpoints(cfg: EvalConfig, params: dict) -> dict[str, str]:

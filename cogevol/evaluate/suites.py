@@ -26,6 +26,7 @@ class SuiteItem:
     prompt: str
     suite: str = ""
     lang: str = ""
+    checklist: str = ""  # the request's checklist as JSON (planned by evaluate, cogevol.rewards.checklist_planner)
 
 
 class SuiteError(ValueError):

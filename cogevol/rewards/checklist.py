@@ -22,7 +22,7 @@ undriven) is never counted against the answer.
 
 Two planners write the same format: `plan_rules` (offline, always available; the lexicon in
 checklist_lexicon.yaml covers the eight traffic languages) and an LLM planner through the teacher
-endpoint (not in this module). Checklists are planned once per prompt and stored with it; the
+endpoint or its replay file (cogevol.rewards.checklist_planner). Checklists are planned once per prompt and stored with it; the
 scorers plan with the rules when an item comes without one.
 """
 
@@ -49,10 +49,17 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 _LATIN_WORD = re.compile(r"[a-z\u00c0-\u024f][a-z\u00c0-\u024f'\-]*[a-z\u00c0-\u024f]|[a-z]")
+_ELISION = re.compile(r"\b(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu)[''](?=[a-z\u00c0-\u024f])")  # French and Italian: d'eau, l'orthographe, qu'il
+
+
+def latin_words(text: str) -> list[str]:
+    """The Latin-script words of a normalised text, elided articles split off (d'eau -> eau)."""
+    return _LATIN_WORD.findall(_ELISION.sub(" ", text))
 # code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
 # file names, colours and hyphenated fragments ("single-file")
-_CODE = re.compile(r"`[^`]*`|\b[a-z]+[A-Z]\w*|\b\w*_\w+|\b\w*\d\w*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,6}\b|\b\w+-(?=\w)")
+_CODE = re.compile(r"`[^`]*`|\b[a-z]+[A-Z]\w*|\b\w*_\w+|(?<![A-Za-z0-9_])[A-Za-z_]*\d[A-Za-z0-9_]*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,6}\b|\b\w+-(?=\w)")
 _LABELLED = re.compile(r"\b(label(?:l)?ed|called|named|titled|saying|reads)\b|etiquetad|intitul|beschrift|rotulad|标为|写着|ラベル|라벨")
+_NAMED_BUTTON = re.compile(r"\b([A-Z][a-z]+)(?:\s+and\s+([A-Z][a-z]+))?\s+buttons?\b")  # "a Fire button", "Step and Reset buttons"
 _QUOTED = re.compile(r"[\"“”«»„「『]\s*([^\"“”«»„」』]{1,30}?)\s*[\"“”«»」』]|(?<![a-z])'([^']{1,30})'(?![a-z])")
 
 
@@ -76,12 +83,14 @@ class Check:
 @dataclass(frozen=True)
 class Checklist:
     checks: tuple[Check, ...] = ()
-    source: str = "rules"
+    source: str = "rules"  # the planner that wrote it: rules | llm
     language: str = ""
+    note: str = ""  # why it was not planned the configured way (a fallback to the rules), else ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": VERSION, "source": self.source, "language": self.language,
-                "checks": [{k: v for k, v in asdict(c).items() if v not in (None, "", False) or k == "check"} for c in self.checks]}
+        out = {"version": VERSION, "source": self.source, "language": self.language,
+               "checks": [{k: v for k, v in asdict(c).items() if v not in (None, "", False) or k == "check"} for c in self.checks]}
+        return {**out, "note": self.note} if self.note else out
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Checklist:
@@ -95,7 +104,10 @@ class Checklist:
             if extra:
                 raise ValueError(f"unknown checklist field(s) {sorted(extra)}")
             checks.append(Check(**c))
-        return cls(tuple(checks), d.get("source", "rules"), d.get("language", ""))
+        extra = set(d) - {"version", "source", "language", "checks", "note"}
+        if extra:
+            raise ValueError(f"unknown checklist field(s) {sorted(extra)}")
+        return cls(tuple(checks), d.get("source", "rules"), d.get("language", ""), d.get("note", ""))
 
 
 @dataclass
@@ -144,6 +156,8 @@ class _Lexicon:
     generic: frozenset[str]
     generic_cjk: tuple[str, ...]
     function_words: dict[str, frozenset[str]]
+    purposes: tuple[tuple[str, bool, re.Pattern, re.Pattern], ...]  # (name, inherent, request words, label words)
+    toggle_rx: re.Pattern
 
 
 @lru_cache(maxsize=1)
@@ -156,9 +170,9 @@ def lexicon() -> _Lexicon:
     numbers = {normalise(str(k)): int(v) for lang in data["numbers"].values() for k, v in lang.items()}
     latin_nums = sorted((k for k in numbers if not _CJK_RUN.search(k)), key=len, reverse=True)
     cjk_nums = sorted((k for k in numbers if _CJK_RUN.search(k)), key=len, reverse=True)
-    number_rx = re.compile(r"(?<![\w.])(\d{1,3})(?![\d.,:])|(?<![\w])(" + "|".join(map(re.escape, latin_nums)) + r")(?![\w])|("
+    number_rx = re.compile(r"(?<![0-9A-Za-z.])(\d{1,3})(?![\d.,:])|(?<![\w])(" + "|".join(map(re.escape, latin_nums)) + r")(?![\w])|("
                            + "|".join(map(re.escape, cjk_nums)) + ")")
-    generic = {normalise(w) for ws in data["generic"].values() for w in ws}
+    generic = {normalise(w) for group in ("generic", "styling") for ws in data[group].values() for w in ws}
     fw = {lang: frozenset(normalise(w) for w in ws) for lang, ws in data["function_words"].items()}
     # the language of a request also shows in how it asks ("erstelle", "crea", "crie"): each
     # language's request vocabulary that no other Latin language shares counts for it too
@@ -176,6 +190,9 @@ def lexicon() -> _Lexicon:
         generic=frozenset(w for w in generic if not _CJK_RUN.search(w)) | frozenset().union(*fw.values()),
         generic_cjk=tuple(sorted((w for w in generic if _CJK_RUN.search(w)), key=len, reverse=True)),
         function_words=cues,
+        purposes=tuple((name, bool(p.get("inherent")), _cue_rx(p["words"]), _cue_rx(p["words"] + p.get("labels", [])))
+                       for name, p in data["purposes"].items()),
+        toggle_rx=_cue_rx(data["toggle_words"]),
     )
 
 
@@ -187,7 +204,7 @@ def detect_language(text: str, min_letters: int = 12) -> str:
     by the function words of en/es/fr/de/pt; "" when there is too little text to tell."""
     text = normalise(text or "")
     han, kana, hangul = len(_HAN.findall(text)), len(_KANA.findall(text)), len(_HANGUL.findall(text))
-    words = _LATIN_WORD.findall(text)
+    words = latin_words(text)
     latin = sum(len(w) for w in words)
     cjk = han + kana + hangul
     if cjk * 3 >= max(latin, 1) and cjk >= 4:
@@ -214,7 +231,7 @@ def _content_words(text: str, lex: _Lexicon) -> list[str]:
     """The things a request names: Latin words of 3+ letters that are neither function words nor
     request vocabulary, and CJK runs left once the request vocabulary is cut out; in order."""
     out: list[str] = []
-    for w in _LATIN_WORD.findall(re.sub(r"https?://\S+|\S+\.(?:js|html|css)\b", " ", text)):
+    for w in latin_words(re.sub(r"https?://\S+|\S+\.(?:js|html|css)\b", " ", text)):
         w = w.strip("'-")
         if len(w) >= 3 and w not in lex.generic and not w.isdigit() and w not in lex.numbers:
             out.append(w)
@@ -278,6 +295,21 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
             if label and len(label) <= 30 and not _CODE.fullmatch(label) and not _CODE.match(label) and (
                     button.search(near) or _LABELLED.search(near)):
                 checks.append(Check("label", label, cue=m.group()))
+        purposes = []  # controls named by what they do: "a reset button", "pause and resume", "a Fire button"
+        for _, inherent, rx, _ in lex.purposes:
+            for m in rx.finditer(text):
+                near = text[max(0, m.start() - 40):m.end() + 40]
+                if inherent or button.search(near) or lex.toggle_rx.search(near):
+                    word = m.group().split("-")[0] if button.search(m.group()) else m.group()  # "reset-knopf"
+                    checks.append(Check("label", word, cue=word))
+                    purposes.append(rx)
+                    break
+        for m in _NAMED_BUTTON.finditer(request):
+            for word in filter(None, m.groups()):
+                if normalise(word) not in lex.generic:
+                    checks.append(Check("label", word, cue=normalise(word)))
+        if len([c for c in checks if c.check == "label"]) >= len(button.findall(text)):
+            checks = [c for c in checks if (c.check, c.value) != ("control", "click")]  # every button named is a label check
         for key, rx in lex.keys:
             m = rx.search(text)
             if m:
@@ -289,22 +321,32 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
         for m in lex.number_rx.finditer(text):
             raw = m.group(1) or m.group(2) or m.group(3)
             n = int(raw) if raw.isdigit() else lex.numbers.get(raw)
-            near = text[max(0, m.start() - 12):m.end() + 16]
-            if n and 1 <= n <= 40 and lex.slide_rx.search(near):
-                checks.append(Check("slides", n=n, cue=near.strip()))
+            # the number of slides is the number right before a slide word ("5 slides", "a 5-slide deck",
+            # "6张幻灯片", "5枚のスライド", "12장") or right after one ("slides: 5"), not any number near one
+            after = re.sub(r"^[\s\-–]*(?:枚の?|개의\s*)?", "", text[m.end():m.end() + 16])
+            before = text[max(0, m.start() - 16):m.start()]
+            if n and 1 <= n <= 40 and (lex.slide_rx.match(after) or re.match(r"\s*(?:枚|张|页|頁|장)", text[m.end():])
+                                       or re.search(r"(?:slides?|folien|diapositivas?|スライド|슬라이드)\s*[:(]\s*$", before)):
+                checks.append(Check("slides", n=n, cue=text[m.start():m.end() + 12].strip()))
                 break
+        seen = text
         for kind, rx in lex.elements:
-            m = rx.search(text)
+            m = rx.search(seen)
             if m:
                 checks.append(Check("element", kind, cue=m.group()))
+                seen = rx.sub(" ", seen)
     labels = {normalise(c.value) for c in checks if c.check == "label"}
     rest = normalise(_CODE.sub(" ", request))  # identifiers, file names and numbers are how to build it, not what to show
     for c in checks:  # the words that named a control, a key or an element are not the topic
-        if c.check in ("control", "key", "element") and c.cue:
+        if c.check in ("control", "key", "element", "label") and c.cue:
             rest = rest.replace(c.cue, " ")
+    for rx in purposes if modality == "html" else ():  # nor are the words of a named control's purpose ("pause and resume")
+        rest = rx.sub(" ", rest)
     words = [w for w in _content_words(rest, lex) if w not in labels]
     for w in words:
         checks.append(Check("mentions", w, weight=round(2 / len(words), 4), must=True, cue=w))
+    labels = [normalise(c.value) for c in checks if c.check == "label"]
+    checks = [c for c in checks if c.check != "label" or not any(normalise(c.value) in v and normalise(c.value) != v for v in labels)]
     unique = {(c.check, normalise(c.value), c.n): c for c in reversed(checks)}  # a thing asked twice is one check
     return Checklist(tuple(c for c in checks if unique[(c.check, normalise(c.value), c.n)] is c), "rules", lang)
 
@@ -325,12 +367,20 @@ def checklist_for(request: str, modality: str = "html", stored: dict | None = No
 
 
 def _tokens(text: str) -> set[str]:
-    return {_strip_accents(w) for w in _LATIN_WORD.findall(normalise(text))}
+    return {_strip_accents(w) for w in latin_words(normalise(text))}
 
 
 def _mentioned(word: str, tokens: set[str], text: str) -> bool:
     """A request word in a text: CJK by substring (or any two-character piece of it), Latin by
-    word, allowing inflection (planets / planet, planetas / planeta)."""
+    word, allowing inflection (planets / planet, planetas / planeta); a phrase ("Revolución
+    francesa", "단위 변환기") when the text holds it whole or every word of it."""
+    word = word.strip()
+    if " " in word and word in text:
+        return True
+    parts = [w for w in re.split(r"[\s\-]+", _ELISION.sub(" ", word)) if w]
+    if len(parts) > 1:
+        return all(_mentioned(w, tokens, text) for w in parts)
+    word = parts[0] if parts else word
     if _CJK_RUN.fullmatch(word):
         return word in text or (len(word) >= 3 and any(word[i:i + 2] in text for i in range(len(word) - 1)))
     w = _strip_accents(word)
@@ -390,7 +440,10 @@ def run_check(c: Check, f: PageFacts) -> CheckResult:
                                               "click": "button"}.get(c.value, c.value)))
     if c.check == "label":
         want = normalise(c.value)
-        matches = [x for x in f.controls if want and want in normalise(x.get("label", ""))]
+        # a label named by its purpose matches that purpose's words in any of the eight languages
+        alike = next((labels for _, _, words, labels in lexicon().purposes if words.fullmatch(want)), None)
+        matches = [x for x in f.controls if want and (want in normalise(x.get("label", ""))
+                                                    or (alike is not None and alike.search(normalise(x.get("label", "")))))]
         if not matches and want in text:
             return res("unmet", f"{c.value!r} is shown but is not a control")
         return res(*_control_status(matches, f"control labelled {c.value!r}"))

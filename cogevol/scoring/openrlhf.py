@@ -5,7 +5,8 @@ chat-templated prompt followed by the response, decoded with special tokens kept
 response is what follows the prompt. It expects `{"rewards": [float], "scores": [float],
 "extra_logs": {...}}` and cannot take a null: an answer without a verdict scores 0 there, and
 `extra_logs.no_verdict` says which ones. A label (the dataset column `--data.label_key` names)
-may be a JSON object with `modality` and `request`; it then wins over what the prompt suggests.
+may be a JSON object with `modality`, `request` and `checklist` (the stored one); they then win over
+what the prompt suggests.
 """
 
 from __future__ import annotations
@@ -70,12 +71,14 @@ def items_from_request(body: dict) -> list[ScoreItem]:
         response = response_of(q, p)
         meta = _label(label)
         modality = meta.get("modality") if meta.get("modality") in ("html", "slide") else modality_of(p, response)
-        out.append(ScoreItem(modality, response, str(meta.get("request") or (user_request(p) if p else ""))))
+        checklist = meta.get("checklist")
+        checklist = json.dumps(checklist, ensure_ascii=False) if isinstance(checklist, dict) else str(checklist or "")
+        out.append(ScoreItem(modality, response, str(meta.get("request") or (user_request(p) if p else "")), checklist=checklist))
     return out
 
 
 def _label(label) -> dict:
-    """A label's {"modality", "request"} when it is a JSON object (or a dict), else {}."""
+    """A label's {"modality", "request", "checklist"} when it is a JSON object (or a dict), else {}."""
     if isinstance(label, dict):
         return label
     if isinstance(label, str) and label.lstrip().startswith("{"):

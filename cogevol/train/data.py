@@ -82,8 +82,10 @@ def grpo_prompts(records: list[dict], modalities: list[str], num_prompts: int, s
             if tokenizer is not None and max_prompt_length and _length(tokenizer, prompt) > max_prompt_length:
                 dropped += 1
                 continue
+            # the filter stage's checklist rides along as a column: TRL hands columns to the reward
             picked.append({"prompt": prompt, "modality": modality, "prompt_id": r["id"],
-                           "subcategory": r.get("subcategory") or ""})
+                           "subcategory": r.get("subcategory") or "",
+                           "checklist": orjson.dumps(r["checklist"]).decode() if r.get("checklist") else ""})
         if dropped:
             log.info("grpo prompts: %d %s prompts over %d tokens dropped", dropped, modality, max_prompt_length)
         if not picked:

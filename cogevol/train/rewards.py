@@ -95,8 +95,9 @@ class ModalityReward:
         if not idx:
             return out
         t0 = time.perf_counter()
-        items = [ScoreItem(self.modality, last_message(completions[i], "assistant"), last_message(prompts[i], "user"))
-                 for i in idx]
+        checklists = kwargs.get("checklist") or [""] * n  # the prompt's stored checklist (cogevol.train.data)
+        items = [ScoreItem(self.modality, last_message(completions[i], "assistant"), last_message(prompts[i], "user"),
+                           checklist=checklists[i] or "") for i in idx]
         scores = await self.scorers.score(items)
         seconds = time.perf_counter() - t0
         given = [s.reward for s in scores] if self._rng is None else permuted([s.reward for s in scores], self._rng)

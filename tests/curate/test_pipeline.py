@@ -21,3 +21,27 @@ def test_run_filter_writes_prompts_drops_with_reasons_and_counts(tmp_path):
     assert any(r.startswith("safety: phishing") for r in dropped["d2"]) and any(r.startswith("dependency: external URL") for r in dropped["d2"])
     m = stats.as_metrics()
     assert m["kept"] == 1 and m["dropped"] == 2 and m["dropped_by_axis"]["intent_clarity"] == 1
+
+
+def test_each_kept_prompt_gets_its_checklist_planned_once_with_how_it_was_planned(tmp_path):
+    import json
+
+    from cogevol.rewards.checklist_planner import PlannerConfig
+
+    snake = "Build a snake game in one HTML page with arrow keys and a score counter"
+    deck = "Make a 5-slide deck about the water cycle with a chart"
+    recs = [{"id": "a", "request": snake, "category": "html"}, {"id": "b", "request": deck, "category": "slide"}]
+    inp = tmp_path / "in.jsonl"
+    inp.write_bytes(b"\n".join(orjson.dumps(r) for r in recs))
+    reply = {"language": "en", "checks": [{"check": "key", "value": "ArrowKeys"}, {"check": "mentions", "value": "snake"},
+                                          {"check": "mentions", "value": "score"}]}
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text(json.dumps({"modality": "html", "request": snake, "reply": reply}) + "\n", encoding="utf-8")
+    stats = run_filter(inp, tmp_path / "out", {}, PlannerConfig(backend="replay", replay_path=str(replay)))
+    prompts = {p["id"]: p for p in map(orjson.loads, (tmp_path / "out" / "prompts.jsonl").read_bytes().splitlines())}
+    assert prompts["a"]["checklist"]["source"] == "llm"
+    assert [c["value"] for c in prompts["a"]["checklist"]["checks"]] == ["en", "ArrowKeys", "snake", "score"]
+    slide = prompts["b"]["checklist"]  # not in the replay: the rules, and the note says why
+    assert slide["source"] == "rules" and slide["note"].startswith("not in the replay file")
+    assert {"check": "slides", "n": 5}.items() <= next(c for c in slide["checks"] if c["check"] == "slides").items()
+    assert stats.as_metrics()["checklists"] == {"llm": 1, "rules (not in the replay file)": 1}

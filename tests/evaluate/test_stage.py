@@ -56,3 +56,24 @@ def test_reference_row_and_the_manager_view(tmp_path, tiny_dir, tracking):
     version = client.get_model_version_by_alias(REGISTERED_MODEL, "best")
     assert version.tags["overall"] == str(s["tiny"]["overall"]) and version.run_id == run.run_id
     assert client.get_model_version_by_alias(REGISTERED_MODEL, "tiny").version == version.version
+
+
+def test_every_system_is_scored_against_the_same_planned_checklist(tmp_path):
+    import json as _json
+
+    from cogevol.evaluate.stage import with_checklists
+    from cogevol.evaluate.suites import SuiteItem
+    from cogevol.rewards.checklist_planner import PlannerConfig
+
+    snake = SuiteItem("g1", "html", "game", "Build a snake game with arrow keys and a restart button")
+    deck = SuiteItem("s1", "slide", "science", "Make 5 slides about volcanoes")
+    replay = tmp_path / "replay.jsonl"
+    reply = {"language": "en", "checks": [{"check": "key", "value": "ArrowKeys"}, {"check": "label", "value": "Restart"},
+                                          {"check": "mentions", "value": "snake"}]}
+    replay.write_text(_json.dumps({"modality": "html", "request": snake.prompt, "reply": reply}) + "\n", encoding="utf-8")
+    out = with_checklists({"base": ([snake, deck], ["a", "b"]), "sft": ([snake], ["c"])},
+                          PlannerConfig(backend="replay", replay_path=str(replay)))
+    base, sft = out["base"][0], out["sft"][0]
+    assert base[0].checklist == sft[0].checklist and _json.loads(base[0].checklist)["source"] == "llm"
+    assert _json.loads(base[1].checklist)["source"] == "rules"  # not in the replay: the rules, with the note
+    assert out["base"][1] == ["a", "b"]

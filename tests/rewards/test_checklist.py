@@ -9,8 +9,10 @@ from cogevol.rewards.checklist import (
     detect_language,
     fulfilment,
     plan_rules,
+    run_check,
     run_checklist,
 )
+from cogevol.rewards.expects import normalise
 
 
 def kinds(checklist: Checklist) -> list[tuple]:
@@ -43,8 +45,9 @@ def test_rules_read_controls_labels_keys_counts_and_content_words():
     c = plan_rules("Build a memory game with 12 cards of animals: a slider sets the speed, a 'Reset' button, "
                    "and the arrow keys move the cursor")
     assert c.language == "en" and c.source == "rules"
-    assert {("language", "en", None), ("control", "range", None), ("control", "click", None), ("label", "Reset", None),
+    assert {("language", "en", None), ("control", "range", None), ("label", "Reset", None),
             ("key", "ArrowKeys", None), ("count", "cards", 12)} <= set(kinds(c))
+    assert ("control", "click", None) not in set(kinds(c))  # the one button named is its label check
     assert {"memory", "cards", "animals"} <= set(mentions(c))
     assert not {"slider", "button", "build", "game", "arrow"} & set(mentions(c))  # request vocabulary is not the topic
     assert next(x for x in c.checks if x.check == "language").must
@@ -132,3 +135,70 @@ def test_counts_and_inflected_words():
     res = {r.check: r for r in run_checklist(c, page)}
     assert res["count"].status == "met" and res["language"].status == "met"
     assert all(r.status == "met" for r in run_checklist(c, page) if r.check == "mentions")  # carta / cartas
+
+
+@pytest.mark.parametrize("request_text, label", [
+    ("Fais une courbe des températures avec un bouton de réinitialisation, thème vert.", "réinitialisation"),
+    ("Baue einen Einheitenumrechner mit einem Reset-Knopf, Farbe lila.", "reset"),
+    ("Crea un cuestionario con un botón de reinicio", "reinicio"),
+    ("单位换算器，需要重置按钮", "重置"),
+    ("単位変換ツールをリセットボタン付きで作って", "リセット"),
+    ("단위 변환기을 HTML로 만들어줘. 초기화 버튼 필요해.", "초기화"),
+    ("Build a wave demo with pause and resume", "pause"),
+    ("Simulate a projectile: a Fire button draws the trajectory", "Fire"),
+])
+def test_a_control_named_by_what_it_does_is_a_label_check(request_text, label):
+    c = plan_rules(request_text)
+    assert ("label", label, None) in kinds(c)
+    assert ("control", "click", None) not in kinds(c)  # the button is the label check, not a second one
+    assert not {normalise(label), "resume", "reprise", "knopf"} & set(mentions(c))
+
+
+def test_a_purpose_label_matches_that_purpose_in_any_language():
+    c = plan_rules("Fais une courbe des températures avec un bouton de réinitialisation.")
+    [label] = [x for x in c.checks if x.check == "label"]
+    for shown in ("Réinitialiser", "↺ Reset", "Reiniciar"):
+        facts = PageFacts(text="Températures", controls=[{"kind": "click", "label": shown, "verdict": "live"}])
+        assert run_check(label, facts).status == "met", shown
+    other = PageFacts(text="Températures", controls=[{"kind": "click", "label": "Démarrer", "verdict": "live"}])
+    assert run_check(label, other).status == "unmet"
+
+
+@pytest.mark.parametrize("request_text, gone", [
+    ("Fais une simulation de pendule en HTML avec un compteur de points, thème orange.", {"thème", "orange", "compteur"}),
+    ("Can you write a self-contained HTML file for a wave interference demo? It needs a dark gray theme.", {"gray", "theme", "needs"}),
+    ("用HTML做一个打砖块游戏，主色调深灰色", {"主色调深灰色", "深灰色"}),
+    ("Crea una calculadora en un solo archivo HTML, en color azul.", {"solo", "azul"}),
+])
+def test_styling_and_audience_words_are_not_the_topic(request_text, gone):
+    assert not gone & set(mentions(plan_rules(request_text)))
+
+
+@pytest.mark.parametrize("request_text, n", [
+    ("帮我做一份关于古埃及文明的课件，给小学三年级学生用，大概15页", 15),
+    ("小学5年生向けに太陽系についての授業用スライドを5枚作って。年表を入れて", 5),
+    ("Create classroom slides on circuits for 7th grade students (13 slides)", 13),
+    ("중학교 1학년 학생들을 위한 화산 수업 슬라이드를 12장 만들어줘", 12),
+])
+def test_the_slide_count_is_the_number_next_to_a_slide_word(request_text, n):
+    c = plan_rules(request_text, "slide")
+    assert [x.n for x in c.checks if x.check == "slides"] == [n]
+    assert mentions(c)  # a number inside a CJK run does not hide the run's words
+
+
+def test_a_timeline_is_not_also_a_table():
+    c = plan_rules("小学5年生向けに太陽系についての授業用スライドを5枚作って。年表を入れて", "slide")
+    assert [x.value for x in c.checks if x.check == "element"] == ["timeline"]
+
+
+@pytest.mark.parametrize("word, text, met", [
+    ("Revolución francesa", "La Revolución Francesa en cinco fechas", True),
+    ("단위 변환기", "단위 변환기", True),
+    ("orthographe", "Exercices d'orthographe", True),
+    ("eau", "La molécule d'eau", True),
+    ("Revolución francesa", "La guerra civil", False),
+    ("art", "Start now", False),
+])
+def test_phrases_and_elided_words_are_found(word, text, met):
+    c = Check("mentions", word, must=True)
+    assert (run_check(c, PageFacts(text=text)).status == "met") is met

@@ -1,4 +1,5 @@
 import asyncio
+import json
 
 from cogevol.scoring.types import Score
 from cogevol.train.monitor import RolloutLog, StepTimer
@@ -59,3 +60,24 @@ def test_step_timer_splits_a_step_into_three_parts():
     t.add("reward", 2.0)
     assert t.close_step(4.0) == {"generate": 1.0, "reward": 2.0, "update": 1.0}
     assert t.generate == t.reward == 0.0 and t.shares()["reward"] == 0.5
+
+
+def test_the_prompts_stored_checklist_reaches_the_scorer():
+    """grpo_prompts carries the filter stage's checklist as a column; the reward hands it to the scorers."""
+    from cogevol.train.data import grpo_prompts
+
+    stored = {"version": 1, "source": "llm", "language": "en", "checks": [{"check": "mentions", "value": "planets"}]}
+    ds = grpo_prompts([{"id": "a", "category": "html", "prompt": "A solar system", "checklist": stored},
+                       {"id": "b", "category": "html", "prompt": "A snake game"}], ["html"], 2, seed=0)
+    column = dict(zip(ds["prompt_id"], ds["checklist"]))
+    assert json.loads(column["a"]) == stored and column["b"] == ""
+
+    class Seen(Recorder):
+        async def score(self, items):
+            self.items = items
+            return await super().score(items)
+
+    scorers = Seen()
+    asyncio.run(ModalityReward("html", scorers, HTML_SPEC)(prompts=["p0", "p1"], completions=["c0", "c1"],
+                                                           modality=["html", "html"], checklist=[column["a"], ""]))
+    assert [i.checklist for i in scorers.items] == [column["a"], ""]

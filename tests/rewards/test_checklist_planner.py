@@ -1,0 +1,184 @@
+"""Checklist planners: strict validation of an LLM's reply, the replay file, and a live endpoint
+(a real local HTTP server) with repair and fallback to the rules, each fallback with its reason."""
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from cogevol.rewards.checklist import Checklist
+from cogevol.rewards.checklist_planner import (
+    NOT_IN_REPLAY,
+    PlannerConfig,
+    parse_plan,
+    plan_checklists,
+    plan_key,
+    system_prompt,
+)
+
+FR = "Fais une courbe des températures sur un an en HTML avec un bouton de réinitialisation, thème vert."
+GOOD = {"language": "fr", "checks": [{"check": "label", "value": "Réinitialiser", "cue": "bouton de réinitialisation"},
+                                     {"check": "mentions", "value": "températures"}, {"check": "mentions", "value": "courbe"}]}
+
+
+def test_a_valid_reply_gets_the_formats_weights_and_must_haves():
+    plan = parse_plan(json.dumps(GOOD), "html")
+    assert plan.source == "llm" and plan.language == "fr"
+    kinds = [(c.check, c.value, c.weight, c.must) for c in plan.checks]
+    assert kinds[0] == ("language", "fr", 1.0, True)
+    assert ("label", "Réinitialiser", 1.0, False) in kinds
+    assert [w for k, _, w, m in kinds if k == "mentions"] == [1.0, 1.0]  # two mentions share a weight of 2
+    assert Checklist.from_json(plan.to_json()) == plan  # the stored form loads back unchanged
+
+
+@pytest.mark.parametrize("reply, why", [
+    ({"language": "xx", "checks": []}, "language must be one of"),
+    ({"language": "en", "checks": [{"check": "control", "value": "slider"}]}, "a control's value must be one of"),
+    ({"language": "en", "checks": [{"check": "slides", "n": 5}]}, "for a html request"),
+    ({"language": "en", "checks": [{"check": "count", "value": "cards"}]}, "n must be an integer"),
+    ({"language": "en", "checks": [{"check": "mentions", "value": "x", "weight": 9}]}, "unknown field"),
+    ({"language": "en", "checks": [{"check": "mentions", "value": f"w{k}"} for k in range(7)]}, "at most 6 mentions"),
+    ({"language": "en", "checks": [{"check": "key", "value": "Ctrl+Alt+Shift"}]}, "a key's value"),
+])
+def test_an_invalid_reply_is_an_error_that_says_what_is_wrong(reply, why):
+    with pytest.raises(ValueError, match=why):
+        parse_plan(json.dumps(reply), "html")
+
+
+def test_slide_prompt_and_checks():
+    assert "slide deck" in system_prompt("slide") and "label" not in system_prompt("slide").split("Rules:")[0]
+    plan = parse_plan(json.dumps({"language": "en", "checks": [{"check": "slides", "n": 5}, {"check": "element", "value": "chart"}]}), "slide")
+    assert [(c.check, c.n or c.value) for c in plan.checks] == [("language", "en"), ("slides", 5), ("element", "chart")]
+
+
+def _replay(tmp_path, lines: list) -> str:
+    p = tmp_path / "replay.jsonl"
+    p.write_text("\n".join(x if isinstance(x, str) else json.dumps(x, ensure_ascii=False) for x in lines) + "\n", encoding="utf-8")
+    return str(p)
+
+
+def test_replay_hit_miss_and_rejected_reply(tmp_path, caplog):
+    other = "Make a quiz about planets with 5 questions."
+    bad = "Build a snake game with arrow keys."
+    path = _replay(tmp_path, [{"modality": "html", "request": FR, "reply": GOOD}, "{not json",
+                              {"modality": "html", "request": bad, "reply": {"language": "en", "checks": [{"check": "nope"}]}}])
+    plans, stats = plan_checklists(PlannerConfig(backend="replay", replay_path=path),
+                                   [(FR, "html"), (other, "html"), (bad, "html"), (FR, "html")])
+    assert plans[0].source == "llm" and plans[0] == plans[3] and not plans[0].note
+    assert plans[1].source == "rules" and plans[1].note == f"{NOT_IN_REPLAY}; planned by the rules"
+    assert plans[2].source == "rules" and plans[2].note.startswith("replay reply rejected: checks[0]")
+    assert stats == {"llm": 1, f"rules ({NOT_IN_REPLAY})": 1, "rules (replay reply rejected)": 1}
+    assert "skipped a malformed replay line" in caplog.text
+    assert plan_key(FR + "  ", "html") == plan_key(FR, "html") != plan_key(FR, "slide")
+
+
+def test_a_missing_replay_file_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="checklist.replay_path"):
+        plan_checklists(PlannerConfig(backend="replay", replay_path=str(tmp_path / "none.jsonl")), [(FR, "html")])
+
+
+def test_unknown_backend_is_an_error():
+    with pytest.raises(ValueError, match="rules, replay or openai"):
+        PlannerConfig(backend="gpt")
+
+
+class Endpoint:
+    """A local OpenAI-compatible server: replies in turn from `replies` (the last repeats), or
+    always `status` when it is set."""
+
+    def __init__(self, replies: list[str], status: int | None = None):
+        self.replies, self.status, self.bodies = replies, status, []
+        outer = self
+
+        class H(BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_POST(self):
+                outer.bodies.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+                if outer.status:
+                    self.send_response(outer.status)
+                    self.end_headers()
+                    return
+                content = outer.replies[min(len(outer.bodies), len(outer.replies)) - 1]
+                data = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), H)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def close(self):
+        self.server.shutdown()
+
+
+@pytest.fixture
+def endpoint():
+    made = []
+
+    def make(*a, **k):
+        made.append(Endpoint(*a, **k))
+        return made[-1]
+
+    yield make
+    for e in made:
+        e.close()
+
+
+def _cfg(url: str, tmp_path, **k) -> PlannerConfig:
+    return PlannerConfig(backend="openai", base_url=url, cache_dir=str(tmp_path / "cache"), backoff_s=0.01, **k)
+
+
+def test_openai_plans_from_the_request_alone_and_caches(endpoint, tmp_path):
+    ep = endpoint([json.dumps(GOOD)])
+    plans, stats = plan_checklists(_cfg(ep.url, tmp_path), [(FR, "html")])
+    assert plans[0].source == "llm" and stats == {"llm": 1}
+    msgs = ep.bodies[0]["messages"]
+    assert msgs[0]["content"] == system_prompt("html") and msgs[-1] == {"role": "user", "content": FR}
+    assert ep.bodies[0]["response_format"] == {"type": "json_object"} and ep.bodies[0]["temperature"] == 0.0
+    again, _ = plan_checklists(_cfg(ep.url, tmp_path), [(FR, "html")])
+    assert again == plans and len(ep.bodies) == 1  # frozen: the second run asks nothing
+
+
+def test_an_invalid_reply_is_sent_back_with_the_error_then_repaired(endpoint, tmp_path):
+    ep = endpoint([json.dumps({"language": "fr", "checks": [{"check": "control", "value": "button"}]}), json.dumps(GOOD)])
+    plans, stats = plan_checklists(_cfg(ep.url, tmp_path), [(FR, "html")])
+    assert plans[0].source == "llm" and stats == {"llm": 1}
+    repair = ep.bodies[1]["messages"]
+    assert repair[-2]["role"] == "assistant" and "a control's value must be one of" in repair[-1]["content"]
+
+
+def test_a_reply_that_stays_invalid_falls_back_to_the_rules_with_the_reason(endpoint, tmp_path):
+    ep = endpoint(["not json at all"])
+    plans, stats = plan_checklists(_cfg(ep.url, tmp_path, repair_attempts=1), [(FR, "html")])
+    assert plans[0].source == "rules" and plans[0].note.startswith("planner reply invalid after 2 attempts")
+    assert len(ep.bodies) == 2 and stats == {"rules (planner reply invalid after 2 attempts)": 1}
+
+
+def test_an_unreachable_endpoint_is_retried_then_reported_and_the_rules_plan(endpoint, tmp_path):
+    ep = endpoint([], status=503)
+    plans, stats = plan_checklists(_cfg(ep.url, tmp_path, max_retries=2), [(FR, "html")])
+    assert len(ep.bodies) == 3  # one try and two retries
+    assert plans[0].source == "rules" and "planner endpoint" in plans[0].note and "503" in plans[0].note
+    assert plans[0].checks  # the prompt keeps a checklist
+    assert stats == {"rules (planner endpoint)": 1}
+
+
+def test_the_committed_replay_validates_and_round_trips():
+    """Every frozen plan in data/checklists/replay.jsonl parses, under the key of its own request."""
+    from cogevol.rewards.checklist_planner import read_replay, replay_line
+    from tests.conftest import REPO
+
+    path = REPO / "data" / "checklists" / "replay.jsonl"
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    assert len(read_replay(path)) == len(lines) >= 100
+    for r in lines:
+        plan = parse_plan(r["reply"], r["modality"])
+        assert r["key"] == plan_key(r["request"], r["modality"])
+        again = replay_line(r["request"], r["modality"], plan)
+        assert parse_plan(again["reply"], r["modality"]) == plan
