@@ -38,15 +38,16 @@ def open_scorers(params: dict | None, workers: int | None = None, screenshots: b
     `workers` overrides probe.workers for the local backend and for each Ray actor; with
     `screenshots`, Score.images holds each page's first screenshot (in process and on Ray: the
     HTTP service does not send images)."""
-    params = params or {}
-    cfg = ScoringConfig.from_params(params.get("scoring"))
-    if cfg.backend == "http":
-        from cogevol.scoring.http_client import HttpScorers
-
-        return HttpScorers.from_config(cfg)
     from cogevol.scoring.local import Scorers, ScoringSettings
 
+    params = params or {}
+    cfg = ScoringConfig.from_params(params.get("scoring"))
     settings = replace(ScoringSettings.from_params(params, workers), screenshots=screenshots)
+    if cfg.backend == "http":  # the service scores with its own settings: the client refuses when they are not ours
+        from cogevol.scoring.fingerprint import fingerprint_parts
+        from cogevol.scoring.http_client import HttpScorers
+
+        return HttpScorers.from_config(cfg, expect=fingerprint_parts(settings))
     if cfg.backend == "ray":
         from cogevol.scoring.ray_backend import RayConfig, RayScorers
 

@@ -21,6 +21,7 @@ import httpx
 
 from cogevol.judge.aclient import _retry_after
 from cogevol.scoring.base import ScorersBase, in_chunks
+from cogevol.scoring.fingerprint import FingerprintMismatch, check_same
 from cogevol.scoring.types import Score, ScoreItem
 
 log = logging.getLogger(__name__)
@@ -32,23 +33,57 @@ class ScoringServiceError(RuntimeError):
 
 
 class HttpScorers(ScorersBase):
+    """`expect`: the caller's fingerprint parts (cogevol.scoring.fingerprint.fingerprint_parts of
+    its own settings). On open, the service's /health fingerprint must match it, and every score
+    that comes back must carry it; otherwise FingerprintMismatch, before a page is sent or a
+    score used. None (a caller without settings of its own): take the service's as they are."""
+
     def __init__(self, url: str, token: str | None = None, timeout_s: float = 900.0, max_retries: int = 4,
-                 batch_items: int = 64, backoff_s: float = 1.0):
+                 batch_items: int = 64, backoff_s: float = 1.0, expect: dict[str, str] | None = None):
         self.url = url.rstrip("/")
         self.token, self.timeout_s, self.max_retries = token, timeout_s, max_retries
         self.batch_items, self.backoff_s = max(1, batch_items), backoff_s
+        self.expect = expect
+        self.parts: dict[str, str] | None = None  # the service's, once open
         self._client: httpx.AsyncClient | None = None
 
     @classmethod
-    def from_config(cls, cfg) -> HttpScorers:
-        """From a cogevol.scoring.backends.ScoringConfig."""
-        return cls(cfg.url, os.environ.get(cfg.token_env) or None, cfg.timeout_s, cfg.max_retries, cfg.batch_items)
+    def from_config(cls, cfg, expect: dict[str, str]) -> HttpScorers:
+        """From a cogevol.scoring.backends.ScoringConfig and the caller's fingerprint parts."""
+        return cls(cfg.url, os.environ.get(cfg.token_env) or None, cfg.timeout_s, cfg.max_retries, cfg.batch_items,
+                   expect=expect)
 
     async def open(self) -> None:
         if self._client is None:
             headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-            self._client = httpx.AsyncClient(base_url=self.url, headers=headers, timeout=self.timeout_s,
-                                             limits=httpx.Limits(max_connections=64))
+            client = httpx.AsyncClient(base_url=self.url, headers=headers, timeout=self.timeout_s,
+                                       limits=httpx.Limits(max_connections=64))
+            try:
+                self.parts = await self._health(client)
+                if self.expect is not None:
+                    check_same(self.expect, self.parts, f"the scoring service at {self.url}")
+            except BaseException:
+                await client.aclose()
+                raise
+            self._client = client
+
+    async def _health(self, client: httpx.AsyncClient) -> dict[str, str]:
+        """The service's fingerprint parts from /health, waiting (with backoff) while it starts."""
+        last = ""
+        for attempt in range(self.max_retries + 1):
+            try:
+                r = await client.get("/health")
+                if r.status_code == 200:
+                    body = r.json()
+                    if not body.get("fingerprint"):
+                        return {}  # an older service: check_same refuses it
+                    return body.get("fingerprint_parts") or {"fingerprint": body["fingerprint"]}
+                last = f"HTTP {r.status_code}: {r.text[:200]}"
+            except httpx.TransportError as e:
+                last = f"{type(e).__name__}: {e}"
+            if attempt < self.max_retries:
+                await asyncio.sleep(self.backoff_s * 2 ** attempt * (0.5 + random.random()))
+        raise ScoringServiceError(f"{self.url}/health: not ready after {self.max_retries + 1} attempts ({last})")
 
     async def aclose(self) -> None:
         if self._client is not None:
@@ -75,6 +110,11 @@ class HttpScorers(ScorersBase):
                     scores = [Score.from_json(s) for s in r.json()["scores"]]
                     if len(scores) != len(items):
                         raise ScoringServiceError(f"{self.url}: {len(scores)} scores for {len(items)} items")
+                    want = (self.expect or self.parts or {}).get("fingerprint")
+                    stray = next((s.fingerprint for s in scores if want and s.fingerprint != want), None)
+                    if stray is not None:  # the service was replaced by one with other settings mid-run
+                        raise FingerprintMismatch(f"{self.url}/score answered with fingerprint {stray or 'none'}, "
+                                                  f"not {want}: refusing scores made with other settings")
                     return scores
                 last = f"HTTP {r.status_code}: {r.text[:200]}"
                 if r.status_code not in RETRY_STATUS:

@@ -22,6 +22,7 @@ from cogevol.rewards.slide import SlideScore, SlideScorer
 from cogevol.rewards.slide import settings as slide_settings
 from cogevol.scoring.base import ScorersBase, in_chunks
 from cogevol.scoring.extract import extract_html
+from cogevol.scoring.fingerprint import fingerprint_parts
 from cogevol.scoring.types import Score, ScoreItem
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,7 @@ class Scorers(ScorersBase):
 
     def __init__(self, settings: ScoringSettings | None = None, judge=None):
         self.settings = settings or ScoringSettings()
+        self.parts = fingerprint_parts(self.settings)  # every Score carries parts["fingerprint"]
         self._judge = judge  # a ready VisionJudge (tests); else one is built from settings.judge
         self._own_judge = judge is None
         self._pool: BrowserPool | None = None
@@ -118,6 +120,11 @@ class Scorers(ScorersBase):
         return [await self.score_one(item) for item in chunk]
 
     async def score_one(self, item: ScoreItem) -> Score:
+        score = await self._verdict(item)
+        score.fingerprint = self.parts["fingerprint"]
+        return score
+
+    async def _verdict(self, item: ScoreItem) -> Score:
         await self.open()
         if item.modality == "html":
             doc = item.text if item.raw else extract_html(item.text)

@@ -6,7 +6,9 @@ chunks of `chunk_items`, dealt round-robin to the actors (each bounds its own pa
 and answered in order. When an actor dies mid-batch, Ray fails its pending chunks with
 RayActorError; those chunks, and only those, are sent to another live actor (a replacement is
 started when none is left), so no item is lost and none is scored twice. Same interface as
-in-process `Scorers`.
+in-process `Scorers`. Every actor scores with the caller's settings (pickled to it); one whose
+fingerprint still differs (another version of the code or of the CDN lock on its node) is
+refused with FingerprintMismatch (cogevol.scoring.fingerprint).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 
 from cogevol.scoring.base import ScorersBase, in_chunks
+from cogevol.scoring.fingerprint import FingerprintMismatch, check_same, fingerprint_parts
 from cogevol.scoring.local import Scorers, ScoringSettings
 from cogevol.scoring.types import Score, ScoreItem
 
@@ -46,7 +49,7 @@ class ScorerActor:
         import ray
 
         await self.scorers.open()
-        return {"node": ray.get_runtime_context().get_node_id(), "pid": os.getpid()}
+        return {"node": ray.get_runtime_context().get_node_id(), "pid": os.getpid(), "fingerprint_parts": self.scorers.parts}
 
     async def score(self, items: list[ScoreItem]) -> list[Score]:
         return await self.scorers.score(items)
@@ -59,6 +62,7 @@ class RayScorers(ScorersBase):
     def __init__(self, settings: ScoringSettings | None = None, cfg: RayConfig | None = None):
         self.cfg = cfg or RayConfig()
         self.settings = replace(settings or ScoringSettings(), workers=self.cfg.workers_per_actor)
+        self.parts = fingerprint_parts(self.settings)  # the caller's: every actor must score with these
         self.capacity = self.cfg.actors * self.cfg.workers_per_actor  # pages in flight over the cluster
         self.actors: list = []
         self.placement: list[dict] = []  # per actor: node id and pid (what `ready` answered)
@@ -83,9 +87,21 @@ class RayScorers(ScorersBase):
                                                            max_restarts=0)
             actors = [self._remote.remote(self.settings) for _ in range(self.cfg.actors)]
             self.placement = list(await asyncio.gather(*(a.ready.remote() for a in actors)))
+            try:
+                for p in self.placement:
+                    self._check(p)
+            except FingerprintMismatch:
+                for a in actors:
+                    ray.kill(a)
+                raise
             self.actors = actors
             log.info("ray scoring: %d actors on %d node(s), %d pages in flight", len(actors),
                      len({p["node"] for p in self.placement}), self.capacity)
+
+    def _check(self, placement: dict) -> None:
+        """An actor scores with the caller's settings (they are shipped to it), but with its
+        node's code and CDN lock: refuse one whose fingerprint is not the caller's."""
+        check_same(self.parts, placement.get("fingerprint_parts"), f"the Ray actor on node {placement.get('node', '?')}")
 
     async def aclose(self) -> None:
         import ray
@@ -129,6 +145,6 @@ class RayScorers(ScorersBase):
         if not self.actors:
             log.warning("ray scoring: no live actor; starting a replacement")
             actor = self._remote.remote(self.settings)
-            await actor.ready.remote()
+            self._check(await actor.ready.remote())
             self.actors.append(actor)
         return self.actors[n % len(self.actors)]

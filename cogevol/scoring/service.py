@@ -1,10 +1,16 @@
 """`cogevol serve`: the rewards as an HTTP service any trainer can call (FastAPI on uvicorn).
 
 Endpoints:
-- GET /health: 200 once the browsers are up, 503 before and while draining.
-- POST /score: {"items": [{"modality", "text", "request", "raw", "checklist"}]} -> {"scores": [Score]} in order.
+- GET /health: 200 once the browsers are up, 503 before and while draining; `fingerprint` (and
+  `fingerprint_parts`): what decides this service's scores (cogevol.scoring.fingerprint).
+- POST /score: {"items": [{"modality", "text", "request", "raw", "checklist"}]} -> {"scores": [Score]}
+  in order, each with its `fingerprint`.
 - POST /get_reward: OpenRLHF's remote reward format (cogevol.scoring.openrlhf).
-- GET /metrics: Prometheus text (cogevol.scoring.service_metrics).
+- GET /metrics: Prometheus text (cogevol.scoring.service_metrics), the fingerprint as an info metric.
+
+Settings: the service scores with its own params.yaml; a client (cogevol.scoring.http_client)
+compares the fingerprint of its own settings with /health's and refuses to score when they
+differ, so a run never records scores made with settings other than its own.
 
 Behaviour under load: at most `max_queue` items are accepted and unfinished at once; a request
 that does not fit is answered 429 with a Retry-After estimated from the recent rate, before any
@@ -79,7 +85,8 @@ class ScoringService:
 
     def __init__(self, scorers, cfg: ServeConfig, workers: int = 1):
         self.scorers, self.cfg, self.workers = scorers, cfg, max(1, workers)
-        self.metrics = ServiceMetrics(workers=self.workers)
+        self.parts: dict[str, str] = dict(scorers.parts)  # what decides its scores (cogevol.scoring.fingerprint)
+        self.metrics = ServiceMetrics(workers=self.workers, fingerprint=self.parts["fingerprint"])
         self.ready = False
         self.draining = False
 
@@ -99,6 +106,7 @@ class ScoringService:
             score = await asyncio.wait_for(self.scorers.score_one(item), self.cfg.item_deadline_s)
         except asyncio.TimeoutError:
             score = Score.no_verdict(item.modality, f"deadline: no verdict within {self.cfg.item_deadline_s:g} s")
+        score.fingerprint = self.parts["fingerprint"]
         self.metrics.observe(score, time.monotonic() - arrival)
         return score
 
@@ -186,7 +194,8 @@ def create_app(scorers, cfg: ServeConfig | None = None, token: str | None = None
     async def health():
         ok = service.ready and not service.draining
         body = {"status": "ok" if ok else "draining" if service.draining else "starting",
-                "workers": service.workers, "pending": service.metrics.pending}
+                "workers": service.workers, "pending": service.metrics.pending,
+                "fingerprint": service.parts["fingerprint"], "fingerprint_parts": service.parts}
         return JSONResponse(body, status_code=200 if ok else 503)
 
     @app.post("/score", dependencies=[Depends(authorised)])

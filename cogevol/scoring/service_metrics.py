@@ -1,5 +1,6 @@
 """What `GET /metrics` reports, in Prometheus text: queue depth, items pending, pages per second,
-latency p50 / p95 (arrival to verdict, over the last `window` items), harness errors, 429s.
+latency p50 / p95 (arrival to verdict, over the last `window` items), harness errors, 429s, and
+the scoring fingerprint (`cogevol_scoring_fingerprint_info{fingerprint="..."} 1`).
 
 Rate and quantiles are computed over a recent window at scrape time (a gauge each), so a
 dashboard shows them without PromQL; the latency histogram is there too for proper aggregation
@@ -24,7 +25,7 @@ from cogevol.scoring.types import Score
 
 
 class ServiceMetrics:
-    def __init__(self, workers: int, window: int = 1000, rate_window_s: float = 60.0):
+    def __init__(self, workers: int, window: int = 1000, rate_window_s: float = 60.0, fingerprint: str = ""):
         self.workers, self.rate_window_s = workers, rate_window_s
         self.pending = 0  # items accepted and unfinished
         self._latency: deque[float] = deque(maxlen=window)
@@ -43,6 +44,8 @@ class ServiceMetrics:
         q = Gauge("cogevol_scoring_latency_seconds", "arrival-to-verdict quantiles over recent items", ["quantile"], registry=r)
         q.labels("0.5").set_function(lambda: self.quantile(0.5))
         q.labels("0.95").set_function(lambda: self.quantile(0.95))
+        Gauge("cogevol_scoring_fingerprint_info", "what decides this service's scores (cogevol.scoring.fingerprint)",
+              ["fingerprint"], registry=r).labels(fingerprint).set(1)
 
     def observe(self, score: Score, seconds: float) -> None:
         self.items.labels(score.modality, score.gate).inc()

@@ -42,6 +42,7 @@ class Score:
     seconds: float = 0.0  # wall time of the scoring itself (not of any queue before it)
     harness_error: str = ""  # why there is no verdict, when the fault is the harness's
     details: dict[str, Any] = field(default_factory=dict)  # the full per-modality record
+    fingerprint: str = ""  # what decided it: the scorer's settings, CDN lock and code (cogevol.scoring.fingerprint)
     images: list[bytes] = field(default_factory=list, repr=False)  # screenshots when asked for; never serialised
 
     @property

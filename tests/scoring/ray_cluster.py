@@ -21,11 +21,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import psutil
 
+from cogevol.probe.core import ProbeConfig
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
+from cogevol.scoring.fingerprint import fingerprint
 from cogevol.scoring.ray_backend import RayConfig, RayScorers
 from cogevol.scoring.service import free_port
 
@@ -60,10 +63,15 @@ async def check(address: str, items: list[ScoreItem], workers: int) -> dict:
     local_s = time.perf_counter() - t0
     cfg = RayConfig(address=address, actors=2, workers_per_actor=1, chunk_items=2)
     out: dict = {"items": len(items), "local_s": round(local_s, 2)}
-    async with RayScorers(ScoringSettings(), cfg) as ray_scorers:
+    # the caller's settings differ from the defaults (page_timeout_s 20): the actors score with them
+    caller = ScoringSettings(probe=replace(ProbeConfig(), page_timeout_s=20.0))
+    async with RayScorers(caller, cfg) as ray_scorers:
         out["placement"] = ray_scorers.placement
         t0 = time.perf_counter()
         got = await ray_scorers.score(items)
+        out["fingerprints"] = {"caller": fingerprint(replace(caller, workers=1)), "default": fingerprint(ScoringSettings()),
+                               "actors": sorted({p["fingerprint_parts"]["fingerprint"] for p in ray_scorers.placement}),
+                               "scores": sorted({g.fingerprint for g in got})}
         out["ray_s"] = round(time.perf_counter() - t0, 2)
         out["mismatches"] = [{"item": k, "local": e, "ray": verdict(g)} for k, (e, g) in enumerate(zip(expected, got))
                              if e != verdict(g)]

@@ -16,6 +16,8 @@ import pytest
 
 from cogevol.prompts import HTML_SYSTEM
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
+from cogevol.scoring.backends import open_scorers
+from cogevol.scoring.fingerprint import FingerprintMismatch, fingerprint
 from cogevol.scoring.http_client import HttpScorers, ScoringServiceError
 from cogevol.scoring.openrlhf import items_from_request, modality_of, response_of, user_request
 from cogevol.scoring.service import ServeConfig, free_port, serve_in_background
@@ -51,7 +53,9 @@ def test_openrlhf_queries_split_into_request_and_response():
 def test_score_get_reward_health_and_metrics_over_http():
     with serve_in_background(Scorers(ScoringSettings(workers=2)), workers=2) as (url, _):
         with httpx.Client(base_url=url, timeout=120) as c:
-            assert c.get("/health").json()["status"] == "ok"
+            health = c.get("/health").json()
+            assert health["status"] == "ok" and health["fingerprint"] == fingerprint(ScoringSettings(workers=2))
+            assert set(health["fingerprint_parts"]) == {"settings", "cdn_lock", "code", "fingerprint"}
             r = c.post("/score", json={"items": [{"modality": "html", "text": f"```html\n{LIVE}\n```", "request": ASK},
                                                  {"modality": "html", "text": DEAD, "request": ASK},
                                                  {"modality": "slide", "text": DECK}, {"modality": "html", "text": "no page"}]})
@@ -61,6 +65,7 @@ def test_score_get_reward_health_and_metrics_over_http():
             assert [(x["hard_fail"], x["rendered_ok"]) for x in s] == [(False, True), (True, True), (False, True), (True, False)]
             assert s[0]["terms"] and s[0]["weights"] and s[0]["details"]["controls_live"] == 1 and s[0]["seconds"] > 0
             assert s[3]["reason"] == "no HTML document in the answer"
+            assert {x["fingerprint"] for x in s} == {health["fingerprint"]}  # every score says what decided it
             # OpenRLHF: query = templated prompt + response; rewards are floats, never null
             prompt = chatml(HTML_SYSTEM, ASK)
             g = c.post("/get_reward", json={"query": [prompt + LIVE + "<|im_end|>", prompt + DEAD], "prompts": [prompt, prompt],
@@ -71,6 +76,7 @@ def test_score_get_reward_health_and_metrics_over_http():
             assert 'cogevol_scoring_items_total{gate="pass",modality="html"} 2.0' in m
             assert "cogevol_scoring_pages_per_second" in m and 'cogevol_scoring_latency_seconds{quantile="0.95"}' in m
             assert "cogevol_scoring_queue_depth 0.0" in m and "cogevol_scoring_harness_errors_total 0.0" in m
+            assert f'cogevol_scoring_fingerprint_info{{fingerprint="{health["fingerprint"]}"}} 1.0' in m
             assert c.post("/score", json={"items": [{"modality": "video", "text": "x"}]}).status_code == 422
             assert c.post("/score", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
             assert c.post("/get_reward", json={"query": "one string"}).status_code == 422
@@ -121,6 +127,27 @@ def test_deadline_auth_and_the_http_backend_client():
 
         remote, local = asyncio.run(go())
         assert [(s.gate, s.reward) for s in remote] == [(s.gate, s.reward) for s in local]
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_an_experiment_over_http_with_another_probe_setting_is_refused_not_scored_silently():
+    """`dvc exp run -S probe.harness.page_timeout_s=20` with scoring.backend: http against a service
+    started with 10 s: the client refuses before it sends a page; with the service's own
+    settings, it scores, and every score carries the agreed fingerprint."""
+    from cogevol.config import load_params
+
+    params = load_params()
+    service = Scorers(ScoringSettings.from_params(params))
+    with serve_in_background(service) as (url, _):
+        scoring = {**params["scoring"], "backend": "http", "url": url}
+        exp = {**params, "scoring": scoring,
+               "probe": {**params["probe"], "harness": {**params["probe"]["harness"], "page_timeout_s": 20}}}
+        with pytest.raises(FingerprintMismatch, match=r"the scoring settings \(probe, terms, weights, slides, judge"):
+            asyncio.run(open_scorers(exp).score([ScoreItem("html", LIVE, ASK)]))
+        assert "cogevol_scoring_items_total{" not in httpx.get(f"{url}/metrics").text  # no page was sent...
+        (ok,) = asyncio.run(open_scorers({**params, "scoring": scoring}).score([ScoreItem("html", LIVE, ASK)]))
+        assert ok.gate == "pass" and ok.fingerprint == fingerprint(ScoringSettings.from_params(params))  # ...the same ones score
 
 
 def _chromium_since(t0: float) -> list[int]:
