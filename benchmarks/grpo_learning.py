@@ -255,7 +255,7 @@ def sample_and_score(model: str | Path, rows: list[dict], samples: int, params: 
     import asyncio
 
     from cogevol.evaluate.generate import generate_local
-    from cogevol.scoring import ScoreItem, Scorers
+    from cogevol.scoring import ScoreItem, open_scorers
     from cogevol.train.config import GRPOSettings, from_dict
 
     g = from_dict(GRPOSettings, params.get("grpo"))
@@ -266,7 +266,7 @@ def sample_and_score(model: str | Path, rows: list[dict], samples: int, params: 
     items = [ScoreItem("html", a, c[-1]["content"]) for a, c in zip(answers, conversations)]
 
     async def score():
-        scorers = Scorers.from_params(params, g.reward_workers)
+        scorers = open_scorers(params, g.reward_workers)
         try:
             return await scorers.score(items)
         finally:
@@ -343,7 +343,7 @@ def arm_progress(arm: str, records: list[dict]):
 def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, work: Path,
             shuffle_seed: int | None) -> dict:
     """One GRPO arm for `minutes` of training; its per-completion records, history and timings."""
-    from cogevol.scoring import Scorers
+    from cogevol.scoring import open_scorers
     from cogevol.train.callbacks import TimeBudgetCallback
     from cogevol.train.config import GRPOSettings, from_dict
     from cogevol.train.grpo import run_grpo
@@ -354,7 +354,7 @@ def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, wo
     budget, records = TimeBudgetCallback(minutes), []
     period = max(1, len(dataset) // g.requests_per_step)  # steps per pass over the prompts
     t0 = time.perf_counter()
-    res = run_grpo(str(sft_model), dataset, work / arm, g, train, model_cfg, Scorers.from_params(params, g.reward_workers),
+    res = run_grpo(str(sft_model), dataset, work / arm, g, train, model_cfg, open_scorers(params, g.reward_workers),
                    callbacks=[budget, arm_progress(arm, records)], shuffle_seed=shuffle_seed, record=records)
     wall = time.perf_counter() - t0
     steps = per_step(records)
@@ -391,7 +391,7 @@ def evaluate_systems(systems: dict[str, str], suite: str, limit: int | None, par
     from cogevol.evaluate.run import run_scoring
     from cogevol.evaluate.stage import EvalConfig
     from cogevol.evaluate.suites import load_suite
-    from cogevol.scoring import Scorers
+    from cogevol.scoring import open_scorers
 
     ev = from_dict(EvalConfig, params.get("evaluate"))
     items = load_suite(suite, limit)
@@ -400,7 +400,7 @@ def evaluate_systems(systems: dict[str, str], suite: str, limit: int | None, par
     for name, path in systems.items():
         log.info("evaluate: %s (%s) on %d items, %d new tokens", name, path, len(items), ev.max_new_tokens)
         per_system[name] = (items, generate_local(path, prompts, ev.max_new_tokens, ev.temperature, ev.batch_size))
-    results = run_scoring(per_system, Scorers.from_params(params))
+    results = run_scoring(per_system, open_scorers(params))
     table = {}
     for name in systems:
         rs = [r for r in results if r.system == name]

@@ -5,11 +5,17 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
+import logging  # noqa: E402
+
 import matplotlib.pyplot as plt  # noqa: E402
 
-# Requests and labels come in eight languages: fall back to a CJK font (setup installs
-# fonts-wqy-zenhei for Chromium) instead of drawing boxes.
-plt.rcParams["font.sans-serif"] = ["DejaVu Sans", "WenQuanYi Zen Hei", *plt.rcParams["font.sans-serif"]]
+# Requests and labels come in eight languages. DejaVu Sans draws the Latin ones; matplotlib
+# falls back glyph by glyph along `font.family` (not along `font.sans-serif`, which picks one
+# font), so WenQuanYi Zen Hei (setup installs fonts-wqy-zenhei for Chromium: Han, kana and
+# hangul) draws Chinese, Japanese and Korean instead of empty boxes.
+FONTS = ["DejaVu Sans", "WenQuanYi Zen Hei"]
+plt.rcParams["font.family"] = FONTS
+logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)  # "weight normal not found, using 500"
 
 
 def barh(counts: dict[str, float], title: str, xlabel: str = "count"):

@@ -14,7 +14,7 @@ from cogevol.distill.pipeline import (
     write_outputs,
 )
 from cogevol.plots import histogram
-from cogevol.scoring import Scorers
+from cogevol.scoring import open_scorers
 from cogevol.stage_io import stage_args, start, write_csv, write_metrics
 from cogevol.tracking import stage_run
 
@@ -26,7 +26,7 @@ def main() -> None:
     prompts_path, failures_path = (a.input + [None])[:2]
     with stage_run("distill", {**params, "probe": allp.get("probe", {}), "slides": allp.get("slides", {})}) as run:
         prompts = load_prompts(prompts_path, failures_path)
-        items, kept, chosen = asyncio.run(distill(prompts, cfg, Scorers.from_params(allp)))
+        items, kept, chosen = asyncio.run(distill(prompts, cfg, open_scorers(allp)))
         write_outputs(a.out, items, kept)
         metrics = summarise(items, kept, chosen)
         write_metrics(a.metrics, metrics)

@@ -89,7 +89,7 @@ def test_every_imported_module_is_a_dep_of_its_stage():
 def test_the_walk_follows_imports_through_modules_and_functions():
     files = {f.relative_to(REPO).as_posix() for f in closure(REPO / "stages" / "grpo_html.py")}
     assert "stages/grpo.py" in files and "cogevol/train/grpo_stage.py" in files
-    assert "cogevol/scoring/local.py" in files  # imported inside grpo_stage(), through Scorers.from_params
+    assert "cogevol/scoring/local.py" in files  # imported inside grpo_stage(), through open_scorers
     assert "cogevol/probe/core.py" in files  # ... and on through the HTML scorer
 
 

@@ -306,7 +306,7 @@ def score_bins(items: list[Scored], width: float = 0.1) -> list[tuple[str, int]]
 
 async def distill(prompts: list[Prompt], cfg: DistillConfig, scorers,
                   teachers: list | None = None) -> tuple[list[Scored], list[Scored], list[Prompt]]:
-    """Select prompts, ask the teachers, execute on `scorers` (cogevol.scoring.Scorers.from_params),
+    """Select prompts, ask the teachers, execute on `scorers` (cogevol.scoring.open_scorers),
     admit. Returns (all candidates, kept, prompts). Closes the teachers and the scorers."""
     teachers = teachers or [make_teacher(t) for t in cfg.teachers]
     if not teachers:

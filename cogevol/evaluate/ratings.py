@@ -92,14 +92,14 @@ async def score_artifacts(items: dict[str, dict], root: Path, params: dict | Non
     """Score every rated artifact with the training rewards (probe for HTML, rules for slides),
     configured by params.yaml's `probe` and `slides` groups when given; the judge is left out
     (its terms are correlated on their own)."""
-    from cogevol.scoring import Scorers
+    from cogevol.scoring import open_scorers
     from cogevol.scoring.types import ScoreItem
 
     params = {k: v for k, v in (params or {}).items() if k != "judge"}
     names = list(items)
     batch = [ScoreItem(items[a]["kind"], (root / a).read_text(encoding="utf-8", errors="replace"),
                        items[a].get("request", ""), raw=True) for a in names]
-    async with Scorers.from_params(params) as scorers:
+    async with open_scorers(params) as scorers:
         return {a: s.details for a, s in zip(names, await scorers.score(batch))}
 
 

@@ -76,7 +76,7 @@ def generate_all(cfg: EvalConfig, items: list[SuiteItem], model_params: dict) ->
 
 def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> dict:
     """Generate, score and write reports/eval; returns the metrics (also logged to `run`)."""
-    from cogevol.scoring import Scorers
+    from cogevol.scoring import open_scorers
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -86,7 +86,7 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
     if cfg.reference:
         per_system[REFERENCE] = reference_answers(cfg.reference)
     per_system = with_checklists(per_system, planner_from_params(params))
-    results = run_scoring(per_system, Scorers.from_params(params, screenshots=run is not None))
+    results = run_scoring(per_system, open_scorers(params, screenshots=run is not None))
     summary = summarise(results)
     table = comparison_markdown(summary)
     (out / "comparison.md").write_text(table, encoding="utf-8")

@@ -1,7 +1,7 @@
 """The one OpenAI-compatible chat client: bounded concurrency, rate limit, retries, disk cache.
 
 Teachers, the vision judge, the filter's LLM route and outside systems in evaluate all use it
-(`cogevol.judge.client.ChatClient` is its synchronous face). Scoring a GRPO batch or distilling
+(`ChatClient`, below, is its synchronous face). Scoring a GRPO batch or distilling
 K candidates per prompt means hundreds of independent calls whose latency is the endpoint's,
 not ours; a thread per call does not scale and gives no single place to bound what we send.
 Here one event loop keeps up to `concurrency` requests in flight, spaces them to `rate_per_s`,
@@ -98,7 +98,7 @@ class TokenBucket:
             await asyncio.sleep(wait)
 
 
-def _retry_after(value: str | None) -> float | None:
+def retry_after(value: str | None) -> float | None:
     """Seconds from a Retry-After header (delta-seconds or an HTTP date); None if absent/bad."""
     if not value:
         return None
@@ -256,7 +256,7 @@ class AsyncChatClient:
                 st.in_flight -= 1
             st.latency.append(time.perf_counter() - t0)
         if r.status_code in RETRYABLE_STATUS or r.status_code >= 500:
-            wait = _retry_after(r.headers.get("Retry-After"))
+            wait = retry_after(r.headers.get("Retry-After"))
             after = f" (Retry-After {wait:.2f}s)" if wait is not None else ""
             raise _Retry(f"HTTP {r.status_code}{after}", wait)
         if r.status_code >= 400:
@@ -270,3 +270,29 @@ class AsyncChatClient:
         if content is not None and not isinstance(content, str):
             raise _Retry(f"malformed response body: content is {type(content).__name__}")
         return content or ""
+
+
+class ChatClient:
+    """The synchronous face of AsyncChatClient, for callers without an
+    event loop: the same retries (Retry-After honoured, 5xx retried, other 4xx not), one request
+    at a time. Callers with many requests should use the async client directly."""
+
+    def __init__(self, cfg: EndpointConfig):
+        self.cfg = cfg
+
+    def close(self) -> None:
+        """Nothing to close: each call opens and closes its own connection."""
+
+    def __enter__(self) -> ChatClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def chat(self, messages: list[dict], json_mode: bool = False) -> str:
+        """The assistant message content; raises EndpointError when the endpoint gives none."""
+        async def once() -> str:
+            async with AsyncChatClient(self.cfg, concurrency=1) as client:
+                return await client.chat(messages, json_mode=json_mode)
+
+        return asyncio.run(once())

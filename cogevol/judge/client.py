@@ -1,5 +1,6 @@
-"""The OpenAI-compatible endpoint schema (EndpointConfig), its errors, and a sync wrapper over the
-one HTTP client (cogevol.judge.aclient.AsyncChatClient) for judges, teachers and the filter.
+"""The OpenAI-compatible endpoint schema (EndpointConfig), its errors and reply parsing, for
+judges, teachers, the filter and the checklist planner (the one HTTP client, and its synchronous
+face ChatClient, live in cogevol.judge.aclient).
 
 Why not the `openai` package: we need exactly one call (chat completions), explicit control of
 retries and timeouts per stage, and identical behaviour against vLLM, hosted APIs and the local
@@ -9,7 +10,6 @@ is configured, so keys never enter params.yaml, dvc.lock or logs.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from dataclasses import dataclass
@@ -39,34 +39,6 @@ class EndpointConfig:
     backoff_s: float = 1.0  # first retry delay; doubles each time, with jitter
     concurrency: int = 8  # requests in flight
     rate_per_s: float | None = None  # HTTP attempts per second; None = unlimited
-
-
-class ChatClient:
-    """The synchronous face of cogevol.judge.aclient.AsyncChatClient, for callers without an
-    event loop: the same retries (Retry-After honoured, 5xx retried, other 4xx not), one request
-    at a time. Callers with many requests should use the async client directly."""
-
-    def __init__(self, cfg: EndpointConfig):
-        self.cfg = cfg
-
-    def close(self) -> None:
-        """Nothing to close: each call opens and closes its own connection."""
-
-    def __enter__(self) -> ChatClient:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def chat(self, messages: list[dict], json_mode: bool = False) -> str:
-        """The assistant message content; raises EndpointError when the endpoint gives none."""
-        from cogevol.judge.aclient import AsyncChatClient
-
-        async def once() -> str:
-            async with AsyncChatClient(self.cfg, concurrency=1) as client:
-                return await client.chat(messages, json_mode=json_mode)
-
-        return asyncio.run(once())
 
 
 def parse_json_object(text: str) -> dict:

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import asyncio
 
-from cogevol.probe.config import ProbeConfig
-from cogevol.probe.drivers import Action, Step
+from cogevol.probe.config import Action, ProbeConfig, Step
 from cogevol.probe.pixels import changed_pixels, masked
 from cogevol.probe.session import Session
 

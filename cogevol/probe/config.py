@@ -2,7 +2,7 @@
 
 Kept apart from the machinery that drives a browser so that the reward, the CLI and the
 scorers can read and build these records (and tests can construct them) without the
-Playwright session code; every field here is part of the contract in ARCHITECTURE.md.
+Playwright session code; every field here is part of the probe's JSON contract (docs/probe.md).
 """
 
 from __future__ import annotations
@@ -97,3 +97,21 @@ class ProbeResult:
     def as_dict(self) -> dict:
         """The JSON-able report (the screenshot's bytes stay out; they travel on their own)."""
         return {k: v for k, v in asdict(self).items() if k not in ("screenshot", "text")} | {"controls_skipped": self.controls_skipped}
+
+
+# a gesture: (how, driver, *args); the driver names the input in the report
+Step = tuple
+
+
+@dataclass
+class Action:
+    """The input for one control: where it is and the gesture steps to perform."""
+
+    kind: str
+    index: int
+    x: float = 0
+    y: float = 0
+    box: list[float] | None = None
+    steps: list[Step] = field(default_factory=list)  # after driving: the steps performed, for replays
+    key_target: int = -1
+    also_mask: list = field(default_factory=list)  # boxes whose redraw is not a response

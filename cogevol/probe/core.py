@@ -33,8 +33,8 @@ import time
 
 from cogevol.browser.pool import BrowserPool, PageHung
 from cogevol.probe.compare import differs, drive, tokens, verdict
-from cogevol.probe.config import Control, ProbeConfig, ProbeResult
-from cogevol.probe.drivers import Action, key_name, keyboard_action, order_controls, pointer_action
+from cogevol.probe.config import Action, Control, ProbeConfig, ProbeResult
+from cogevol.probe.drivers import key_name, keyboard_action, order_controls, pointer_action
 from cogevol.probe.lockstep import Lockstep
 from cogevol.probe.motion import MOVES, observe_motion
 from cogevol.probe.pixels import screen_fill

@@ -11,33 +11,14 @@ performed are kept on it, so that a twin rebuilt by replay presses the same ones
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from cogevol.probe.config import Control, ProbeConfig
+from cogevol.probe.config import Action, Control, ProbeConfig
 
 if TYPE_CHECKING:
     from cogevol.probe.session import Session
 
 KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Space", "Enter", "KeyW", "KeyA", "KeyS", "KeyD")
-
-# a gesture: (how, driver, *args); the driver names the input in the report
-Step = tuple
-
-
-@dataclass
-class Action:
-    """The input for one control: where it is and the gesture steps to perform."""
-
-    kind: str
-    index: int
-    x: float = 0
-    y: float = 0
-    box: list[float] | None = None
-    steps: list[Step] = field(default_factory=list)  # after driving: the steps performed, for replays
-    key_target: int = -1
-    also_mask: list = field(default_factory=list)  # boxes whose redraw is not a response
-
 
 # key values as handlers compare them -> Playwright key names
 _NAMED = {"Enter", "Escape", "Tab", "Backspace", "Delete", "Home", "End", "PageUp", "PageDown", "Shift", "Control", "Alt",

@@ -15,8 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from cogevol.probe.config import ProbeConfig, ProbeResult
-from cogevol.probe.drivers import Action
+from cogevol.probe.config import Action, ProbeConfig, ProbeResult
 from cogevol.probe.session import Session
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from cogevol.browser.pool import PAGE_URL
 from cogevol.probe.config import ProbeConfig
 
 if TYPE_CHECKING:
-    from cogevol.probe.drivers import Action, Step
+    from cogevol.probe.config import Action, Step
 
 _HERE = Path(__file__).parent
 _INSTRUMENT = (_HERE / "instrument.js").read_text()

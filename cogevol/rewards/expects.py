@@ -12,7 +12,7 @@ of life the request wants:
 
 Two routes. `expects_from_request` is rules: cue families in the eight traffic languages, kept as
 data in expects_lexicon.yaml, plus the traffic classifier's subcategory regexes, matched with its
-`_rx` helper (whole words for Latin scripts, substrings for CJK). Every answer carries the cues
+`word_rx` helper (whole words for Latin scripts, substrings for CJK). Every answer carries the cues
 that decided it, so a hard fail can say why the page was expected to move. `expects_from_llm` asks
 an OpenAI-compatible endpoint through the judge's async client and falls back to the rules on any
 failure; it never raises, because a judge outage must not change what the gate demands.
@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from cogevol.traffic.classify import SUBCATEGORIES, _rx
+from cogevol.traffic.classify import SUBCATEGORIES, word_rx
 
 if TYPE_CHECKING:
     from cogevol.judge.aclient import AsyncChatClient
@@ -121,7 +121,7 @@ def _family_rx(words: list[str]) -> re.Pattern:
     words = [normalise(w) for w in words]
     exact = [w for w in words if not w.endswith("*")]
     stems = sorted((w[:-1] for w in words if w.endswith("*")), key=len, reverse=True)
-    parts = [_rx(exact).pattern] if exact else []
+    parts = [word_rx(exact).pattern] if exact else []
     if stems:
         parts.append(r"\b(?:" + "|".join(map(re.escape, stems)) + r")\w*")
     return re.compile("|".join(parts))

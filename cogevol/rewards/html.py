@@ -82,7 +82,7 @@ class HtmlScore:
     probe: ProbeResult | None = field(default=None, repr=False)  # what the probe measured (set by HtmlScorer)
 
     def record(self) -> dict:
-        """The per-page JSON of `cogevol probe` (contract in ARCHITECTURE.md, plus details)."""
+        """The per-page JSON of `cogevol probe` (the contract in docs/probe.md, plus details)."""
         r = self.probe or ProbeResult()
         res = r.resources or {}
         return {

@@ -19,7 +19,7 @@ from dataclasses import asdict
 
 import httpx
 
-from cogevol.judge.aclient import _retry_after
+from cogevol.judge.aclient import retry_after
 from cogevol.scoring.base import ScorersBase, in_chunks
 from cogevol.scoring.fingerprint import FingerprintMismatch, check_same
 from cogevol.scoring.types import Score, ScoreItem
@@ -119,7 +119,7 @@ class HttpScorers(ScorersBase):
                 last = f"HTTP {r.status_code}: {r.text[:200]}"
                 if r.status_code not in RETRY_STATUS:
                     raise ScoringServiceError(f"{self.url}/score: {last}")
-                wait = _retry_after(r.headers.get("retry-after")) or wait
+                wait = retry_after(r.headers.get("retry-after")) or wait
             if attempt < self.max_retries:
                 log.warning("scoring service %s: %s; retry %d/%d in %.1f s", self.url, last, attempt + 1, self.max_retries, wait)
                 await asyncio.sleep(wait)

@@ -73,14 +73,6 @@ class Scorers(ScorersBase):
         self.slides: SlideScorer | None = None
         self._lock: asyncio.Lock | None = None
 
-    @staticmethod
-    def from_params(params: dict | None, workers: int | None = None, screenshots: bool = False) -> ScorersBase:
-        """The scorers params.yaml names (scoring.backend): these in process, or the HTTP or Ray
-        backend with the same interface. Not yet opened. `workers` overrides probe.workers."""
-        from cogevol.scoring.backends import open_scorers
-
-        return open_scorers(params, workers, screenshots)
-
     async def open(self) -> None:
         if self._lock is None:
             self._lock = asyncio.Lock()

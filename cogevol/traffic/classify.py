@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 
-def _rx(words: list[str]) -> re.Pattern:
+def word_rx(words: list[str]) -> re.Pattern:
     # Latin words need word boundaries ("page" must not match "pages" twice or "rampage");
     # CJK and kana cues match as substrings.
     latin = [w for w in words if w.isascii()]
@@ -23,14 +23,14 @@ def _rx(words: list[str]) -> re.Pattern:
     return re.compile("|".join(parts).lower())
 
 
-SLIDE = _rx([
+SLIDE = word_rx([
     "slide", "slides", "slideshow", "deck", "ppt", "pptx", "powerpoint", "keynote", "presentation",
     "课件", "幻灯片", "演示文稿", "讲义", "投影片",
     "diapositiva", "diapositivas", "presentación", "diapo", "diapos", "diaporama", "présentation",
     "folie", "folien", "präsentation", "スライド", "プレゼン", "슬라이드", "발표 자료", "발표자료",
     "apresentação", "apresentacao",
 ])
-HTML = _rx([
+HTML = word_rx([
     "html", "web page", "webpage", "website", "web app", "page", "game", "simulation", "simulator",
     "quiz", "chart", "graph", "visualization", "visualisation", "dashboard", "3d", "webgl", "canvas",
     "calculator", "converter", "timer", "interactive", "animation", "viewer", "demo", "widget", "tool",
@@ -43,7 +43,7 @@ HTML = _rx([
     "게임", "시뮬레이", "페이지", "퀴즈", "그래프", "계산기", "타이머", "뷰어", "변환기", "웹",
     "jogo", "simulação", "gráfico", "calculadora", "visualizador",
 ])
-BACKEND = _rx([
+BACKEND = word_rx([
     "api", "rest", "restful", "django", "flask", "fastapi", "spring boot", "express", "sql", "mysql",
     "postgresql", "postgres", "mongodb", "redis", "kafka", "kubernetes", "k8s", "docker", "nginx",
     "bash script", "shell script", "python script", "cron", "cronjob", "backend", "microservice",
@@ -51,12 +51,12 @@ BACKEND = _rx([
     "scraper", "crawler", "python", "java", "golang", "爬虫", "抓取", "数据库", "接口", "后端", "服务器", "脚本", "消费者服务", "バッチ", "스크립트", "엑셀",
 ])
 SUBCATEGORIES = {
-    "game": _rx(["game", "juego", "jeu", "spiel", "jogo", "游戏", "ゲーム", "게임", "snake", "breakout", "casse-briques", "flappy"]),
-    "simulation": _rx(["simulation", "simulator", "simulación", "simulador", "simulateur", "simulação", "模拟", "シミュレー", "시뮬레이", "demo", "演示", "デモ", "데모", "pendulum", "projectile"]),
-    "quiz": _rx(["quiz", "cuestionario", "测验", "クイズ", "퀴즈", "练习", "spelling", "ortografía", "orthographe", "rechtschreib", "ortografia", "practice", "スペル", "철자"]),
-    "dataviz": _rx(["chart", "graph", "visualization", "dashboard", "gráfico", "graphique", "diagramm", "图表", "折线图", "柱状图", "可视化", "グラフ", "그래프"]),
-    "3d": _rx(["3d", "webgl", "three.js", "三维"]),
-    "tool": _rx(["calculator", "converter", "timer", "calculadora", "conversor", "temporizador", "calculatrice", "convertisseur", "minuteur", "taschenrechner", "umrechner", "计算器", "换算", "计时", "番茄钟", "電卓", "タイマー", "換算", "계산기", "타이머", "변환기", "pomodoro"]),
+    "game": word_rx(["game", "juego", "jeu", "spiel", "jogo", "游戏", "ゲーム", "게임", "snake", "breakout", "casse-briques", "flappy"]),
+    "simulation": word_rx(["simulation", "simulator", "simulación", "simulador", "simulateur", "simulação", "模拟", "シミュレー", "시뮬레이", "demo", "演示", "デモ", "데모", "pendulum", "projectile"]),
+    "quiz": word_rx(["quiz", "cuestionario", "测验", "クイズ", "퀴즈", "练习", "spelling", "ortografía", "orthographe", "rechtschreib", "ortografia", "practice", "スペル", "철자"]),
+    "dataviz": word_rx(["chart", "graph", "visualization", "dashboard", "gráfico", "graphique", "diagramm", "图表", "折线图", "柱状图", "可视化", "グラフ", "그래프"]),
+    "3d": word_rx(["3d", "webgl", "three.js", "三维"]),
+    "tool": word_rx(["calculator", "converter", "timer", "calculadora", "conversor", "temporizador", "calculatrice", "convertisseur", "minuteur", "taschenrechner", "umrechner", "计算器", "换算", "计时", "番茄钟", "電卓", "タイマー", "換算", "계산기", "타이머", "변환기", "pomodoro"]),
 }
 
 

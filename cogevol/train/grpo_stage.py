@@ -39,9 +39,9 @@ def grpo_stage(stage: str, model_dir: str | Path, prompts_path: str | Path, out_
     dataset = grpo_prompts(read_prompts(prompts_path), modalities, g.num_prompts, train.seed, tokenizer,
                            g.max_prompt_length)
     if scorers is None:
-        from cogevol.scoring import Scorers
+        from cogevol.scoring import open_scorers
 
-        scorers = Scorers.from_params(params, g.reward_workers)
+        scorers = open_scorers(params, g.reward_workers)
     res = run_grpo(str(model_dir), dataset, out_dir, g, train, model_cfg, scorers, run)
     if run is not None:
         keys = ["reward"] + [f"rewards/{m}_reward/mean" for m in modalities]

@@ -9,7 +9,8 @@ import pytest
 from cogevol.curate.base import AXES
 from cogevol.curate.judge import LLMJudge, decide, parse_verdicts
 from cogevol.curate.pipeline import FilterStats, filter_records
-from cogevol.judge.client import ChatClient, EndpointConfig, EndpointError, parse_json_object
+from cogevol.judge.aclient import ChatClient
+from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
 
 
 def _reply(failed: dict[str, str]) -> str:

@@ -27,7 +27,7 @@ def test_score_round_trips_through_json_without_its_images():
 def test_params_pick_the_backend_strictly(monkeypatch):
     params = yaml.safe_load((REPO / "params.yaml").read_text())
     assert ScoringConfig.from_params(params["scoring"]).backend == "local"
-    local = Scorers.from_params(params, workers=3)
+    local = open_scorers(params, workers=3)
     assert isinstance(local, Scorers) and local.settings.workers == 3
     assert local.settings.probe.page_timeout_s == params["probe"]["harness"]["page_timeout_s"]
     monkeypatch.setenv("COGEVOL_SCORING_TOKEN", "t0k")

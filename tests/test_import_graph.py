@@ -1,0 +1,90 @@
+"""No import cycles inside cogevol, counting every import (inside functions and under
+TYPE_CHECKING too): a cycle means two modules cannot be understood, tested or moved apart; and
+no private name (`_x`) is imported from another package."""
+
+import ast
+from pathlib import Path
+
+from tests.conftest import REPO
+
+PKG = REPO / "cogevol"
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(REPO).with_suffix("")
+    parts = list(rel.parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in PKG.rglob("*.py")}
+
+
+def imports(path: Path) -> list[tuple[str, list[str]]]:
+    """(module, names) for every `import cogevol...` / `from cogevol... import ...` in `path`."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(a.name, []) for a in node.names if a.name.startswith("cogevol")]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module.startswith("cogevol"):
+            out.append((node.module, [a.name for a in node.names]))
+    return out
+
+
+def graph() -> dict[str, set[str]]:
+    g: dict[str, set[str]] = {m: set() for m in MODULES}
+    for m, path in MODULES.items():
+        for target, names in imports(path):
+            # `from pkg import mod` imports the module pkg.mod; otherwise the module named
+            hits = [f"{target}.{n}" for n in names if f"{target}.{n}" in MODULES] or [target]
+            g[m] |= {h for h in hits if h in MODULES and h != m and not MODULES[h].name == "__init__.py"}
+    return g
+
+
+def cycles(g: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, out, n = {}, {}, [], set(), [], [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = n[0]
+        n[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(g[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(g):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycles():
+    assert cycles(graph()) == []
+
+
+def test_the_cycle_finder_finds_one():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_private_name_is_imported_from_another_package():
+    bad = []
+    for m, path in MODULES.items():
+        pkg = m.rsplit(".", 1)[0]
+        for target, names in imports(path):
+            if target.rsplit(".", 1)[0] != pkg:
+                bad += [f"{m}: {target}.{n}" for n in names if n.startswith("_") and n != "__version__"]
+    assert bad == []
