@@ -19,10 +19,16 @@ from cogevol.traffic.mine import MineConfig
 def _cmd_dedup(a: argparse.Namespace) -> int:
     from cogevol.dedup.records import RecordError, dedup_file
 
-    cfg = DedupConfig(simhash_ngram=a.simhash_ngram, simhash_max_distance=a.simhash_distance,
-                      tfidf_threshold=a.tfidf_threshold, verify=not a.no_verify)
+    cfg = DedupConfig(
+        simhash_ngram=a.simhash_ngram,
+        simhash_max_distance=a.simhash_distance,
+        tfidf_threshold=a.tfidf_threshold,
+        verify=not a.no_verify,
+    )
     try:
-        _, summary = dedup_file(a.input, a.field, a.out, cfg, id_field=a.id_field, survivors=a.survivors)
+        _, summary = dedup_file(
+            a.input, a.field, a.out, cfg, id_field=a.id_field, survivors=a.survivors
+        )
     except RecordError as e:
         print(f"cogevol dedup: {e}", file=sys.stderr)
         return 2
@@ -35,8 +41,15 @@ def _cmd_mine(a: argparse.Namespace) -> int:
     from cogevol.traffic.readers import InputError
 
     try:
-        stats = run_mine(a.input, a.out, MineConfig(regen_threshold=a.regen_threshold, edit_threshold=a.edit_threshold,
-                                                    keep_off_scope=a.keep_off_scope))
+        stats = run_mine(
+            a.input,
+            a.out,
+            MineConfig(
+                regen_threshold=a.regen_threshold,
+                edit_threshold=a.edit_threshold,
+                keep_off_scope=a.keep_off_scope,
+            ),
+        )
     except InputError as e:
         print(f"cogevol mine: {e}", file=sys.stderr)
         return 2
@@ -48,7 +61,9 @@ def _cmd_filter(a: argparse.Namespace) -> int:
     from cogevol.config import load_params
     from cogevol.curate.pipeline import run_filter
 
-    cfg = load_params(a.params).get("filter", {}) if a.params or Path("params.yaml").exists() else {}
+    cfg = (
+        load_params(a.params).get("filter", {}) if a.params or Path("params.yaml").exists() else {}
+    )
     if a.backend:
         cfg = {**cfg, "backend": a.backend}
     if not Path(a.input).is_file():
@@ -84,22 +99,39 @@ def _with_judge(params: dict, url: str | None, model: str | None) -> dict:
     """params with the judge group enabled by --judge-url (else judge.enabled decides)."""
     if not url:
         return params
-    judge = {**(params.get("judge") or {}), "enabled": True, "base_url": url, **({"model": model} if model else {})}
+    judge = {
+        **(params.get("judge") or {}),
+        "enabled": True,
+        "base_url": url,
+        **({"model": model} if model else {}),
+    }
     return {**params, "judge": judge}
 
 
-def _score_files(items: list[tuple[str, str]], modality: str, params: dict, request: str, on_score,
-                 workers: int | None = None, in_order: bool = False, screenshots: bool = False,
-                 probe_overrides: dict | None = None, checklist: str = "") -> None:
+def _score_files(
+    items: list[tuple[str, str]],
+    modality: str,
+    params: dict,
+    request: str,
+    on_score,
+    workers: int | None = None,
+    in_order: bool = False,
+    screenshots: bool = False,
+    probe_overrides: dict | None = None,
+    checklist: str = "",
+) -> None:
     """Score files in process and hand each (path, Score) to `on_score`: as each finishes, or in
-    input order. `probe_overrides` replace probe.harness settings (the CLI's --method, --page-timeout)."""
+    input order. `probe_overrides` replace probe.harness settings (the CLI's --method,
+    --page-timeout)."""
     import asyncio
     from dataclasses import replace
 
     from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 
     settings = ScoringSettings.from_params(params, workers)
-    settings = replace(settings, screenshots=screenshots, probe=replace(settings.probe, **(probe_overrides or {})))
+    settings = replace(
+        settings, screenshots=screenshots, probe=replace(settings.probe, **(probe_overrides or {}))
+    )
     batch = [ScoreItem(modality, text, request, raw=True, checklist=checklist) for _, text in items]
 
     async def run() -> None:
@@ -119,7 +151,10 @@ def _cmd_probe(a: argparse.Namespace) -> int:
     if items is None:
         return 2
     params = _with_judge(_all_params(a.params), a.judge_url, a.judge_model)
-    overrides = {**({"method": a.method} if a.method else {}), **({"page_timeout_s": a.page_timeout} if a.page_timeout else {})}
+    overrides = {
+        **({"method": a.method} if a.method else {}),
+        **({"page_timeout_s": a.page_timeout} if a.page_timeout else {}),
+    }
 
     def show(path: str, score) -> None:
         rec = {"path": path, **score.details}
@@ -132,16 +167,30 @@ def _cmd_probe(a: argparse.Namespace) -> int:
         from cogevol.rewards.checklist import Checklist
 
         try:
-            checklist = json.dumps(Checklist.from_json(json.loads(Path(a.checklist).read_text(encoding="utf-8"))).to_json())
+            checklist = json.dumps(
+                Checklist.from_json(
+                    json.loads(Path(a.checklist).read_text(encoding="utf-8"))
+                ).to_json()
+            )
         except (OSError, ValueError) as e:
             print(f"probe: --checklist {a.checklist}: {e}", file=sys.stderr)
             return 2
-    elif a.request:  # a stored (frozen LLM) plan of this request when the replay holds one, else the rules
+    elif a.request:
+        # a stored (frozen LLM) plan of this request when the replay holds one, else the rules
         from cogevol.rewards.checklist_planner import planner_from_params, stored_plan
 
         plan = stored_plan(planner_from_params(params), a.request, "html")
         checklist = json.dumps(plan.to_json(), ensure_ascii=False) if plan else ""
-    _score_files(items, "html", params, a.request or "", show, a.workers, probe_overrides=overrides, checklist=checklist)
+    _score_files(
+        items,
+        "html",
+        params,
+        a.request or "",
+        show,
+        a.workers,
+        probe_overrides=overrides,
+        checklist=checklist,
+    )
     return 0
 
 
@@ -163,7 +212,16 @@ def _cmd_slide_score(a: argparse.Namespace) -> int:
             (png_dir / f"{Path(path).stem}.slide{k + 1}.png").write_bytes(png)
         print(json.dumps(rec, ensure_ascii=False), flush=True)
 
-    _score_files(items, "slide", params, a.request or "", show, 1, in_order=True, screenshots=png_dir is not None)
+    _score_files(
+        items,
+        "slide",
+        params,
+        a.request or "",
+        show,
+        1,
+        in_order=True,
+        screenshots=png_dir is not None,
+    )
     return 0
 
 
@@ -174,7 +232,9 @@ def _cmd_agreement(a: argparse.Namespace) -> int:
         params = _all_params(a.params)
         if a.workers:
             params = {**params, "probe": {**params.get("probe", {}), "workers": a.workers}}
-        report, scores, points = run_agreement(a.ratings, a.scores, resamples=a.resamples, params=params)
+        report, scores, points = run_agreement(
+            a.ratings, a.scores, resamples=a.resamples, params=params
+        )
     except RatingsError as e:
         print(f"cogevol agreement: {e}", file=sys.stderr)
         return 2
@@ -185,8 +245,17 @@ def _cmd_agreement(a: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
         (out / "agreement.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         for c in report["correlations"]:
-            corr = Correlation(c["name"], c["n"], c["spearman"], tuple(c["spearman_ci"]), c["kendall"], tuple(c["kendall_ci"]))
-            scatter_figure(c["name"], points[c["name"]], corr).savefig(out / f"{c['name']}.png", dpi=110)
+            corr = Correlation(
+                c["name"],
+                c["n"],
+                c["spearman"],
+                tuple(c["spearman_ci"]),
+                c["kendall"],
+                tuple(c["kendall_ci"]),
+            )
+            scatter_figure(c["name"], points[c["name"]], corr).savefig(
+                out / f"{c['name']}.png", dpi=110
+            )
     print(json.dumps(report, ensure_ascii=False))
     return 0
 
@@ -222,12 +291,23 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--simhash-ngram", type=int, default=DedupConfig.simhash_ngram)
     d.add_argument("--simhash-distance", type=int, default=DedupConfig.simhash_max_distance)
     d.add_argument("--tfidf-threshold", type=float, default=DedupConfig.tfidf_threshold)
-    d.add_argument("--no-verify", action="store_true", help="link on similarity alone (Cookie-Bench behaviour)")
-    d.add_argument("--survivors", action="store_true", help="also write deduped.jsonl with the surviving records")
+    d.add_argument(
+        "--no-verify", action="store_true", help="link on similarity alone (Cookie-Bench behaviour)"
+    )
+    d.add_argument(
+        "--survivors",
+        action="store_true",
+        help="also write deduped.jsonl with the surviving records",
+    )
     d.set_defaults(fn=_cmd_dedup)
 
     m = sub.add_parser("mine", help="parse, validate, scrub and classify production traffic")
-    m.add_argument("--input", required=True, nargs="+", help="files or directories: .jsonl, .jsonl.gz, .parquet, datasets paths")
+    m.add_argument(
+        "--input",
+        required=True,
+        nargs="+",
+        help="files or directories: .jsonl, .jsonl.gz, .parquet, datasets paths",
+    )
     m.add_argument("--out", required=True)
     m.add_argument("--regen-threshold", type=int, default=MineConfig.regen_threshold)
     m.add_argument("--edit-threshold", type=int, default=MineConfig.edit_threshold)
@@ -241,43 +321,135 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--backend", choices=("rules", "llm"), default=None)
     f.set_defaults(fn=_cmd_filter)
 
-    pr = sub.add_parser("probe", help="run pages in Chromium, drive their controls, print one JSON verdict per page")
+    pr = sub.add_parser(
+        "probe", help="run pages in Chromium, drive their controls, print one JSON verdict per page"
+    )
     pr.add_argument("paths", nargs="+", help="HTML files")
-    pr.add_argument("--workers", type=int, default=None, help="pages in flight (one Chromium each; default: params.yaml probe.workers)")
-    pr.add_argument("--method", choices=("twin", "baseline"), default=None, help="counterfactual that decides liveness")
-    pr.add_argument("--page-timeout", type=float, default=None, help="driving budget per page in seconds: past it no new control is driven (the rest are skipped, never a verdict)")
+    pr.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="pages in flight (one Chromium each; default: params.yaml probe.workers)",
+    )
+    pr.add_argument(
+        "--method",
+        choices=("twin", "baseline"),
+        default=None,
+        help="counterfactual that decides liveness",
+    )
+    pr.add_argument(
+        "--page-timeout",
+        type=float,
+        default=None,
+        help=(
+            "driving budget per page in seconds: past it no new control is driven "
+            "(the rest are skipped, never a verdict)"
+        ),
+    )
     pr.add_argument("--params", default=None, help="params.yaml to read the probe group from")
-    pr.add_argument("--details", action="store_true", help="include per-control verdicts and evidence")
-    pr.add_argument("--judge-url", default=None, help="OpenAI-compatible root of a vision judge: adds the vlm_* terms (key: $COGEVOL_JUDGE_API_KEY)")
+    pr.add_argument(
+        "--details", action="store_true", help="include per-control verdicts and evidence"
+    )
+    pr.add_argument(
+        "--judge-url",
+        default=None,
+        help=(
+            "OpenAI-compatible root of a vision judge: adds the vlm_* terms "
+            "(key: $COGEVOL_JUDGE_API_KEY)"
+        ),
+    )
     pr.add_argument("--judge-model", default=None)
-    pr.add_argument("--request", default=None, help="the request the pages answer: the gate follows it, its checklist is run, the judge sees it")
-    pr.add_argument("--checklist", default=None, help="a stored checklist (JSON file, docs/checklist.md) for --request; default: the replay's plan of that request (checklist.replay_path), else the rules plan one")
+    pr.add_argument(
+        "--request",
+        default=None,
+        help=(
+            "the request the pages answer: the gate follows it, its checklist is run, "
+            "the judge sees it"
+        ),
+    )
+    pr.add_argument(
+        "--checklist",
+        default=None,
+        help=(
+            "a stored checklist (JSON file, docs/checklist.md) for --request; default: the "
+            "replay's plan of that request (checklist.replay_path), else the rules plan one"
+        ),
+    )
     pr.set_defaults(fn=_cmd_probe)
 
-    ss = sub.add_parser("slide-score", help="render slide outputs, score them (rules [+ judge]), print one JSON line each")
-    ss.add_argument("paths", nargs="+", help="files holding model output under the cogevol-slides/1 contract")
-    ss.add_argument("--params", default=None, help="params.yaml to read the slides and judge groups from")
-    ss.add_argument("--normalise", action="store_true", help="repair near-miss output first (reported in 'fixes')")
+    ss = sub.add_parser(
+        "slide-score",
+        help="render slide outputs, score them (rules [+ judge]), print one JSON line each",
+    )
+    ss.add_argument(
+        "paths", nargs="+", help="files holding model output under the cogevol-slides/1 contract"
+    )
+    ss.add_argument(
+        "--params", default=None, help="params.yaml to read the slides and judge groups from"
+    )
+    ss.add_argument(
+        "--normalise",
+        action="store_true",
+        help="repair near-miss output first (reported in 'fixes')",
+    )
     ss.add_argument("--png-dir", default=None, help="write each slide's screenshot here")
-    ss.add_argument("--judge-url", default=None, help="OpenAI-compatible root of a vision judge (key: $COGEVOL_JUDGE_API_KEY)")
+    ss.add_argument(
+        "--judge-url",
+        default=None,
+        help="OpenAI-compatible root of a vision judge (key: $COGEVOL_JUDGE_API_KEY)",
+    )
     ss.add_argument("--judge-model", default=None)
-    ss.add_argument("--request", default=None, help="the request the slides answer (shown to the judge)")
+    ss.add_argument(
+        "--request", default=None, help="the request the slides answer (shown to the judge)"
+    )
     ss.set_defaults(fn=_cmd_slide_score)
 
-    ag = sub.add_parser("agreement", help="Spearman / Kendall of the rewards against human ratings, with bootstrap CIs")
-    ag.add_argument("ratings", help="JSONL or CSV: artifact, human_score, rater[, kind] (docs/evaluation.md)")
-    ag.add_argument("--scores", default=None, help="JSONL of precomputed rewards per artifact (else the artifacts are scored)")
-    ag.add_argument("--out", default=None, help="write agreement.json and one scatter plot per component here")
+    ag = sub.add_parser(
+        "agreement",
+        help="Spearman / Kendall of the rewards against human ratings, with bootstrap CIs",
+    )
+    ag.add_argument(
+        "ratings", help="JSONL or CSV: artifact, human_score, rater[, kind] (docs/evaluation.md)"
+    )
+    ag.add_argument(
+        "--scores",
+        default=None,
+        help="JSONL of precomputed rewards per artifact (else the artifacts are scored)",
+    )
+    ag.add_argument(
+        "--out", default=None, help="write agreement.json and one scatter plot per component here"
+    )
     ag.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples")
-    ag.add_argument("--workers", type=int, default=None, help="probe workers when scoring pages (default: params.yaml probe.workers)")
-    ag.add_argument("--params", default=None, help="params.yaml whose probe and slides groups configure the rewards")
+    ag.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="probe workers when scoring pages (default: params.yaml probe.workers)",
+    )
+    ag.add_argument(
+        "--params",
+        default=None,
+        help="params.yaml whose probe and slides groups configure the rewards",
+    )
     ag.set_defaults(fn=_cmd_agreement)
 
-    sv = sub.add_parser("serve", help="the rewards as an HTTP service: /score, /get_reward (OpenRLHF), /health, /metrics")
-    sv.add_argument("--params", default=None, help="params.yaml whose probe, slides, judge and scoring groups configure it")
+    sv = sub.add_parser(
+        "serve",
+        help="the rewards as an HTTP service: /score, /get_reward (OpenRLHF), /health, /metrics",
+    )
+    sv.add_argument(
+        "--params",
+        default=None,
+        help="params.yaml whose probe, slides, judge and scoring groups configure it",
+    )
     sv.add_argument("--host", default=None, help="default: scoring.serve.host (127.0.0.1)")
     sv.add_argument("--port", type=int, default=None, help="default: scoring.serve.port (8700)")
-    sv.add_argument("--workers", type=int, default=None, help="pages in flight, one Chromium each (default: probe.workers)")
+    sv.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="pages in flight, one Chromium each (default: probe.workers)",
+    )
     sv.set_defaults(fn=_cmd_serve)
 
     t = sub.add_parser("traffic", help="write the seeded sample of production traffic")

@@ -16,7 +16,9 @@ T = TypeVar("T")
 def load_params(path: str | Path | None = None) -> dict:
     p = Path(path or os.environ.get("COGEVOL_PARAMS", "params.yaml"))
     if not p.exists():
-        raise FileNotFoundError(f"{p}: params file not found (run from the repository root or set COGEVOL_PARAMS)")
+        raise FileNotFoundError(
+            f"{p}: params file not found (run from the repository root or set COGEVOL_PARAMS)"
+        )
     return yaml.safe_load(p.read_text(encoding="utf-8")) or {}
 
 
@@ -49,8 +51,8 @@ def _merge_into(params: dict, overlay: dict, prefix: str) -> None:
 
 
 def from_dict(cls: type[T], data: dict[str, Any] | None) -> T:
-    """Build dataclass `cls` from a params group, strictly: an unknown key (a typo) raises instead of
-    silently running with a default. Nested dataclass fields accept dicts."""
+    """Build dataclass `cls` from a params group, strictly: an unknown key (a typo) raises
+    instead of silently running with a default. Nested dataclass fields accept dicts."""
     data = dict(data or {})
     known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(data) - set(known))
@@ -59,7 +61,11 @@ def from_dict(cls: type[T], data: dict[str, Any] | None) -> T:
     kwargs = {}
     for name, value in data.items():
         factory = known[name].default_factory
-        if isinstance(value, dict) and factory is not MISSING and is_dataclass(default := factory()):
+        if (
+            isinstance(value, dict)
+            and factory is not MISSING
+            and is_dataclass(default := factory())
+        ):
             value = from_dict(type(default), value)
         kwargs[name] = value
     return cls(**kwargs)

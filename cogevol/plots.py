@@ -15,7 +15,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 # hangul) draws Chinese, Japanese and Korean instead of empty boxes.
 FONTS = ["DejaVu Sans", "WenQuanYi Zen Hei"]
 plt.rcParams["font.family"] = FONTS
-logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)  # "weight normal not found, using 500"
+# "weight normal not found, using 500"
+logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 
 
 def barh(counts: dict[str, float], title: str, xlabel: str = "count"):

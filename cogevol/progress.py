@@ -13,7 +13,9 @@ log = logging.getLogger("cogevol.progress")
 
 
 class Progress:
-    def __init__(self, name: str, total: int | None = None, unit: str = "items", every_s: float = 5.0):
+    def __init__(
+        self, name: str, total: int | None = None, unit: str = "items", every_s: float = 5.0
+    ):
         self.name, self.total, self.unit, self.every_s = name, total, unit, every_s
         self.n = 0
         self.t0 = self.last = time.perf_counter()

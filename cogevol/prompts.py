@@ -27,7 +27,8 @@ SLIDE_SYSTEM = (
     '- {"type": "shape", "shape": "rect" | "ellipse" | "line", "fill": "#rrggbb"}\n'
     '- {"type": "chart", "chart": "bar" | "line" | "pie" | "scatter", "title": str, '
     '"categories": [str, ...], "series": [{"name": str, "values": [number, ...]}]} '
-    '(one value per category; scatter series hold "points": [[x, y], ...] instead, with no categories)\n'
+    '(one value per category; scatter series hold "points": [[x, y], ...] instead, '
+    "with no categories)\n"
     '- {"type": "table", "header": [str, ...], "rows": [[str, ...], ...]}\n'
     "Text size is at least 14 px (titles 24 px or more). Boxes must not overlap, text must fit "
     "its box, and content should use the slide without crowding it."

@@ -31,7 +31,8 @@ log = logging.getLogger(__name__)
 DEFAULT_URI = "sqlite:///mlruns/mlflow.db"
 EXPERIMENT = os.environ.get("COGEVOL_EXPERIMENT", "cogevol")
 KIND_TAG, STAGE_TAG = "cogevol.kind", "cogevol.stage"
-EXPERIMENT_KIND = ("mlflow.experimentKind", "custom_model_development")  # the UI's model-training view
+# the UI's model-training view
+EXPERIMENT_KIND = ("mlflow.experimentKind", "custom_model_development")
 REGISTERED_MODEL = "cogevol-policy"
 
 
@@ -71,14 +72,21 @@ class StageRun:
     def log_metrics(self, metrics: dict, step: int | None = None) -> None:
         import mlflow
 
-        flat = {k: float(v) for k, v in flatten(metrics).items() if isinstance(v, int | float) and not isinstance(v, bool)}
+        flat = {
+            k: float(v)
+            for k, v in flatten(metrics).items()
+            if isinstance(v, int | float) and not isinstance(v, bool)
+        }
         self._guard("metrics", lambda: mlflow.log_metrics(flat, step=step))
         if self.parent_id:  # the parent shows each stage's headline numbers side by side
             from mlflow.entities import Metric
 
             ts = int(time.time() * 1000)
             batch = [Metric(f"{self.stage}.{k}", v, ts, step or 0) for k, v in flat.items()]
-            self._guard("parent metrics", lambda: mlflow.MlflowClient().log_batch(self.parent_id, metrics=batch))
+            self._guard(
+                "parent metrics",
+                lambda: mlflow.MlflowClient().log_batch(self.parent_id, metrics=batch),
+            )
 
     def log_dict(self, obj: dict, name: str) -> None:
         import mlflow
@@ -103,13 +111,16 @@ class StageRun:
         self._guard(str(path), lambda: mlflow.log_artifact(str(path), artifact_path))
 
     def log_dataset(self, rows: list[dict], source: str, name: str, context: str) -> None:
-        """An input of this run as an MLflow dataset (its digest, schema and source show on the run)."""
+        """An input of this run as an MLflow dataset (its digest, schema and source show on the
+        run)."""
         import mlflow
         import pandas as pd
 
         def log() -> None:
             frame = pd.DataFrame(rows)
-            mlflow.log_input(mlflow.data.from_pandas(frame, source=source, name=name), context=context)
+            mlflow.log_input(
+                mlflow.data.from_pandas(frame, source=source, name=name), context=context
+            )
 
         self._guard(f"dataset {name}", log)
 
@@ -123,11 +134,18 @@ class StageRun:
         client = mlflow.MlflowClient()
         try:
             if client.search_registered_models(f"name = '{REGISTERED_MODEL}'") == []:
-                client.create_registered_model(REGISTERED_MODEL, description="cogevol checkpoints, with their evaluation scores")
+                client.create_registered_model(
+                    REGISTERED_MODEL,
+                    description="cogevol checkpoints, with their evaluation scores",
+                )
             src = Path(source)
-            mv = client.create_model_version(REGISTERED_MODEL, source=src.resolve().as_uri() if src.exists() else source,
-                                             run_id=self.run_id, tags={k: str(v) for k, v in scores.items()},
-                                             description=f"{alias}: " + ", ".join(f"{k} {v}" for k, v in scores.items()))
+            mv = client.create_model_version(
+                REGISTERED_MODEL,
+                source=src.resolve().as_uri() if src.exists() else source,
+                run_id=self.run_id,
+                tags={k: str(v) for k, v in scores.items()},
+                description=f"{alias}: " + ", ".join(f"{k} {v}" for k, v in scores.items()),
+            )
             client.set_registered_model_alias(REGISTERED_MODEL, alias, mv.version)
             return mv.version
         except Exception as e:  # tracking must not fail a stage
@@ -137,7 +155,12 @@ class StageRun:
     def set_model_alias(self, alias: str, version: str) -> None:
         import mlflow
 
-        self._guard(f"alias {alias}", lambda: mlflow.MlflowClient().set_registered_model_alias(REGISTERED_MODEL, alias, version))
+        self._guard(
+            f"alias {alias}",
+            lambda: mlflow.MlflowClient().set_registered_model_alias(
+                REGISTERED_MODEL, alias, version
+            ),
+        )
 
 
 def _experiment_id(client) -> str:
@@ -148,11 +171,14 @@ def _experiment_id(client) -> str:
         return exp.experiment_id
     artifacts = None
     uri = tracking_uri()
-    if uri.startswith("sqlite:///"):  # artifacts next to the database, never in the working directory
-        root = Path(uri[len("sqlite:///"):]).parent
+    # artifacts next to the database, never in the working directory
+    if uri.startswith("sqlite:///"):
+        root = Path(uri[len("sqlite:///") :]).parent
         root.mkdir(parents=True, exist_ok=True)
         artifacts = (root / "artifacts").resolve().as_uri()
-    return client.create_experiment(EXPERIMENT, artifact_location=artifacts, tags=dict([EXPERIMENT_KIND]))
+    return client.create_experiment(
+        EXPERIMENT, artifact_location=artifacts, tags=dict([EXPERIMENT_KIND])
+    )
 
 
 def _parent_run(client, exp_id: str, stage: str) -> str:
@@ -160,13 +186,24 @@ def _parent_run(client, exp_id: str, stage: str) -> str:
     if explicit:
         return explicit
     window_ms = float(os.environ.get("COGEVOL_PIPELINE_WINDOW_H", "12")) * 3600 * 1000
-    latest = client.search_runs([exp_id], filter_string=f"tags.`{KIND_TAG}` = 'pipeline'", max_results=1, order_by=["attributes.start_time DESC"])
+    latest = client.search_runs(
+        [exp_id],
+        filter_string=f"tags.`{KIND_TAG}` = 'pipeline'",
+        max_results=1,
+        order_by=["attributes.start_time DESC"],
+    )
     if latest and time.time() * 1000 - latest[0].info.start_time < window_ms:
         pid = latest[0].info.run_id
-        done = client.search_runs([exp_id], filter_string=f"tags.`mlflow.parentRunId` = '{pid}' and tags.`{STAGE_TAG}` = '{stage}'", max_results=1)
+        done = client.search_runs(
+            [exp_id],
+            filter_string=f"tags.`mlflow.parentRunId` = '{pid}' and tags.`{STAGE_TAG}` = '{stage}'",
+            max_results=1,
+        )
         if not done:
             return pid
-    run = client.create_run(exp_id, run_name=f"pipeline-{time.strftime('%Y%m%d-%H%M%S')}", tags={KIND_TAG: "pipeline"})
+    run = client.create_run(
+        exp_id, run_name=f"pipeline-{time.strftime('%Y%m%d-%H%M%S')}", tags={KIND_TAG: "pipeline"}
+    )
     client.set_terminated(run.info.run_id)
     return run.info.run_id
 
@@ -177,7 +214,11 @@ def start_pipeline_run(name: str | None = None) -> str:
 
     mlflow.set_tracking_uri(tracking_uri())
     client = mlflow.MlflowClient()
-    run = client.create_run(_experiment_id(client), run_name=name or f"pipeline-{time.strftime('%Y%m%d-%H%M%S')}", tags={KIND_TAG: "pipeline"})
+    run = client.create_run(
+        _experiment_id(client),
+        run_name=name or f"pipeline-{time.strftime('%Y%m%d-%H%M%S')}",
+        tags={KIND_TAG: "pipeline"},
+    )
     client.set_terminated(run.info.run_id)
     return run.info.run_id
 
@@ -195,7 +236,12 @@ def stage_run(stage: str, params: dict | None = None) -> Iterator[StageRun]:
         client = mlflow.MlflowClient()
         exp_id = _experiment_id(client)
         parent = _parent_run(client, exp_id, stage)
-        run = mlflow.start_run(experiment_id=exp_id, run_name=stage, parent_run_id=parent, tags={KIND_TAG: "stage", STAGE_TAG: stage})
+        run = mlflow.start_run(
+            experiment_id=exp_id,
+            run_name=stage,
+            parent_run_id=parent,
+            tags={KIND_TAG: "stage", STAGE_TAG: stage},
+        )
     except Exception as e:
         log.warning("mlflow unavailable (%s): stage %s runs untracked", e, stage)
         yield StageRun()
@@ -210,5 +256,11 @@ def stage_run(stage: str, params: dict | None = None) -> Iterator[StageRun]:
         status = "FINISHED"
     finally:
         mlflow.end_run(status=status)
-        sr._guard("parent end", lambda: client.set_terminated(parent, status if status == "FAILED" else "FINISHED",
-                                                               end_time=int(time.time() * 1000)))
+        sr._guard(
+            "parent end",
+            lambda: client.set_terminated(
+                parent,
+                status if status == "FAILED" else "FINISHED",
+                end_time=int(time.time() * 1000),
+            ),
+        )

@@ -29,14 +29,14 @@ class Req:
 
 
 def split_pkg(rest: str) -> tuple[str, str | None, str] | None:
-    """"@scope/name@ver/path" -> (name, ver, path)."""
+    """\"@scope/name@ver/path" -> (name, ver, path)."""
     parts = rest.lstrip("/").split("/")
     n = 2 if parts[0].startswith("@") else 1
     if len(parts) < n or not parts[0] or (n == 2 and parts[1] == ""):
         return None
     head = "/".join(parts[:n])
     at = head.find("@", 1)
-    name, ver = (head[:at], head[at + 1:] or None) if at > 0 else (head, None)
+    name, ver = (head[:at], head[at + 1 :] or None) if at > 0 else (head, None)
     return name, ver, "/".join(parts[n:])
 
 
@@ -82,12 +82,22 @@ def parse_url(url: str, cdnjs: dict[str, str]) -> Req | None:
         note = "Tailwind Play CDN served by the v4 browser build (@tailwindcss/browser)"
         if "plugins=" in query:
             note += "; plugins not available"
-        return Req("@tailwindcss/browser", None, "dist/index.global.js", "entry",
-                    note=note + (f"; asked for {m.group(1)}" if m else ""))
+        return Req(
+            "@tailwindcss/browser",
+            None,
+            "dist/index.global.js",
+            "entry",
+            note=note + (f"; asked for {m.group(1)}" if m else ""),
+        )
     if host == "code.jquery.com":
         m = re.match(r"/jquery-(latest|\d[\d.]*\d)((?:\.slim)?(?:\.min)?)\.js$", path)
         if m:
-            return Req("jquery", None if m.group(1) == "latest" else m.group(1), f"dist/jquery{m.group(2)}.js", "entry")
+            return Req(
+                "jquery",
+                None if m.group(1) == "latest" else m.group(1),
+                f"dist/jquery{m.group(2)}.js",
+                "entry",
+            )
         return None
     if host == "d3js.org":
         m = re.match(r"/d3(?:\.v(\d+))?(\.min)?\.js$", path)
@@ -96,7 +106,8 @@ def parse_url(url: str, cdnjs: dict[str, str]) -> Req | None:
         m = re.match(r"/plotly(-[a-z]+)?-(latest|\d[\d.]*\d)(\.min)?\.js$", path)
         if not m:
             return None
-        ver = "1.58.5" if m.group(2) == "latest" else m.group(2)  # plotly-latest was frozen at 1.58.5
+        # plotly-latest was frozen at 1.58.5
+        ver = "1.58.5" if m.group(2) == "latest" else m.group(2)
         note = f"partial bundle plotly{m.group(1)} served as the full bundle" if m.group(1) else ""
         return Req("plotly.js-dist-min", ver, "plotly.min.js", "entry", note=note)
     if host == "threejs.org" and re.match(r"/(build|examples)/", path):

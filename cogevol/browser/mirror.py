@@ -34,20 +34,38 @@ from cogevol.browser.cdn_urls import Req, parse_url
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 CONTENT_TYPES = {
-    ".js": "application/javascript; charset=utf-8", ".mjs": "application/javascript; charset=utf-8",
-    ".cjs": "application/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
-    ".json": "application/json; charset=utf-8", ".wasm": "application/wasm",
-    ".woff2": "font/woff2", ".woff": "font/woff", ".ttf": "font/ttf", ".otf": "font/otf",
-    ".eot": "application/vnd.ms-fontobject", ".svg": "image/svg+xml", ".png": "image/png",
-    ".jpg": "image/jpeg", ".gif": "image/gif", ".txt": "text/plain; charset=utf-8",
+    ".js": "application/javascript; charset=utf-8",
+    ".mjs": "application/javascript; charset=utf-8",
+    ".cjs": "application/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json; charset=utf-8",
+    ".wasm": "application/wasm",
+    ".woff2": "font/woff2",
+    ".woff": "font/woff",
+    ".ttf": "font/ttf",
+    ".otf": "font/otf",
+    ".eot": "application/vnd.ms-fontobject",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".gif": "image/gif",
+    ".txt": "text/plain; charset=utf-8",
     ".html": "text/html; charset=utf-8",
 }
 JS = CONTENT_TYPES[".js"]
-ESM_BASES = {"esm.sh": "https://esm.sh/", "jsdelivr": "https://cdn.jsdelivr.net/npm/", "unpkg": "https://unpkg.com/"}
-BARE_IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)(["'])([^"'./\s][^"'\s:]*)\2""")
+ESM_BASES = {
+    "esm.sh": "https://esm.sh/",
+    "jsdelivr": "https://cdn.jsdelivr.net/npm/",
+    "unpkg": "https://unpkg.com/",
+}
+BARE_IMPORT = re.compile(
+    r"""(\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)(["'])([^"'./\s][^"'\s:]*)\2"""
+)
 DEFAULT_EXPORT = re.compile(rb"\bexport\s+default\b|\bas\s+default\s*[,}]")
 UMD_HEAD = re.compile(rb"typeof\s+exports|typeof\s+define|typeof\s+module")
-MODULE_SYNTAX = re.compile(rb"(?:^|[;}\s])(?:export\s*[{*]|export\s+(?:default|const|let|var|function|class|async)\b|import\s*[{*\"']|import\s+[\w$]+\s+from\b)")
+MODULE_SYNTAX = re.compile(
+    rb"(?:^|[;}\s])(?:export\s*[{*]|export\s+(?:default|const|let|var|function|class|async)\b|import\s*[{*\"']|import\s+[\w$]+\s+from\b)"
+)
 
 
 def default_store() -> Path:
@@ -62,7 +80,8 @@ def store_blob(store: Path, data: bytes) -> str:
     path = Path(store) / "blobs" / sha
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}-{threading.get_ident()}")  # fetch.py writes from threads
+        # fetch.py writes from threads
+        tmp = path.with_suffix(f".tmp{os.getpid()}-{threading.get_ident()}")
         tmp.write_bytes(data)
         os.replace(tmp, path)
     return sha
@@ -91,8 +110,11 @@ class Resolved:
     @property
     def headers(self) -> dict[str, str]:
         # module scripts and fonts are CORS requests from the page's origin
-        return {"content-type": self.content_type, "access-control-allow-origin": "*",
-                "cache-control": "public, max-age=31536000, immutable"}
+        return {
+            "content-type": self.content_type,
+            "access-control-allow-origin": "*",
+            "cache-control": "public, max-age=31536000, immutable",
+        }
 
 
 def _vtuple(v: str) -> tuple[int, ...]:
@@ -105,7 +127,9 @@ class Mirror:
     def __init__(self, root: Path, index: dict):
         self.root = Path(root)
         self.packages: dict = index.get("packages", {})
-        self.cdnjs = {c.lower(): name for name, p in self.packages.items() for c in p.get("cdnjs") or ()}
+        self.cdnjs = {
+            c.lower(): name for name, p in self.packages.items() for c in p.get("cdnjs") or ()
+        }
         self._cache: dict[str, Resolved | None] = {}
         self._cached_bytes = 0
 
@@ -121,7 +145,9 @@ class Mirror:
 
     # --- versions and files ----------------------------------------------------------------------
 
-    def pick(self, package: str, spec: str | None, want: Callable[[str], bool] | None = None) -> tuple[str, str] | None:
+    def pick(
+        self, package: str, spec: str | None, want: Callable[[str], bool] | None = None
+    ) -> tuple[str, str] | None:
         """(version, note) for a version spec: exact, else nearest of the same major. `want(v)`
         says whether v holds what was asked for; the version is chosen first and a miss stays a
         miss, as on the real CDN (three r152 has no examples/js: an older release that has it
@@ -138,7 +164,8 @@ class Mirror:
             return s, ""
         alt = re.split(r"\|\||\s", s.replace(" - ", " "))[0] if s else ""
         nums = [int(x) for x in re.findall(r"\d+", re.sub(r"^[\^~=<>v\s]+", "", alt))[:3]]
-        if not nums or not re.match(r"^[\^~=<>v\s]*\d", alt):  # "latest", a dist-tag, nothing at all
+        # "latest", a dist-tag, nothing at all
+        if not nums or not re.match(r"^[\^~=<>v\s]*\d", alt):
             v = max(versions, key=_vtuple)
             return v, f"{package}@{spec or '(no version)'} served as {v} (newest kept)"
         same = [v for v in versions if _vtuple(v)[0] == nums[0]]
@@ -148,7 +175,9 @@ class Mirror:
 
         def distance(v):
             t = _vtuple(v) + (0, 0)
-            return tuple(abs(t[i] - target[i]) if target[i] is not None else 0 for i in (1, 2)) + tuple(-x for x in t)
+            return tuple(
+                abs(t[i] - target[i]) if target[i] is not None else 0 for i in (1, 2)
+            ) + tuple(-x for x in t)
 
         v = min(same, key=distance)
         return v, f"{package}@{spec} served as {v} (nearest of major {nums[0]})"
@@ -178,7 +207,8 @@ class Mirror:
             if style != "cdnjs":
                 continue
             # cdnjs flattens the npm layout (three.js/r128/three.min.js is build/three.min.js); it
-            # does not host files from deeper folders (three.js/r128/OrbitControls.js is a 404 there)
+            # does not host files from deeper folders
+            # (three.js/r128/OrbitControls.js is a 404 there)
             for pre in ("dist/", "build/", "lib/", "umd/", "dist/umd/"):
                 if pre + c in files:
                     return pre + c
@@ -217,10 +247,12 @@ class Mirror:
         if target is None:
             for k, t in exports.items():
                 if k.endswith("*") and key.startswith(k[:-1]) and isinstance(t, str):
-                    target = t.replace("*", key[len(k) - 1:])
+                    target = t.replace("*", key[len(k) - 1 :])
                     break
         while isinstance(target, dict):
-            target = next((target[c] for c in ("browser", "import", "module", "default") if c in target), None)
+            target = next(
+                (target[c] for c in ("browser", "import", "module", "default") if c in target), None
+            )
         if isinstance(target, str) and target.removeprefix("./") in self._files(package, version):
             return target.removeprefix("./")
         return None
@@ -237,7 +269,8 @@ class Mirror:
         except (KeyError, ValueError, OSError):
             out = None
         size = len(out.body) if out else 0
-        if self._cached_bytes + size > 64 << 20:  # a pool serves the same few libraries over and over
+        # a pool serves the same few libraries over and over
+        if self._cached_bytes + size > 64 << 20:
             self._cache.clear()
             self._cached_bytes = 0
         self._cache[url] = out
@@ -250,11 +283,21 @@ class Mirror:
             return None
         pkg = req.package
         if req.path and req.style != "entry":
-            got = self.pick(pkg, req.spec, lambda v: self.find_file(pkg, v, req.path, req.style) is not None
-                            or (req.esm and self._export(pkg, v, req.path)) is not None
-                            or (req.esm and self.umd(pkg, v)) is not None)
+            got = self.pick(
+                pkg,
+                req.spec,
+                lambda v: (
+                    self.find_file(pkg, v, req.path, req.style) is not None
+                    or (req.esm and self._export(pkg, v, req.path)) is not None
+                    or (req.esm and self.umd(pkg, v)) is not None
+                ),
+            )
         else:
-            got = self.pick(pkg, req.spec, (lambda v: req.path in self._files(pkg, v)) if req.style == "entry" else None)
+            got = self.pick(
+                pkg,
+                req.spec,
+                (lambda v: req.path in self._files(pkg, v)) if req.style == "entry" else None,
+            )
         if got is None:
             return None
         version, note = got
@@ -262,14 +305,20 @@ class Mirror:
         if req.style == "entry":
             path = req.path
         elif req.path:
-            path = self.find_file(pkg, version, req.path, req.style) or (self._export(pkg, version, req.path) if req.esm else None)
+            path = self.find_file(pkg, version, req.path, req.style) or (
+                self._export(pkg, version, req.path) if req.esm else None
+            )
         else:
             path = self._entry(pkg, version, req.entry_field, bool(req.esm))
         if req.esm and not path:
             path = self.umd(pkg, version)  # react-dom/client: the UMD global has it all
         if not path or path not in self._files(pkg, version):
             return None
-        if req.path and path.rsplit("/", 1)[-1] != req.path.rsplit("/", 1)[-1] and req.style != "entry":
+        if (
+            req.path
+            and path.rsplit("/", 1)[-1] != req.path.rsplit("/", 1)[-1]
+            and req.style != "entry"
+        ):
             note = "; ".join(n for n in (note, f"{req.path} served as {path}") if n)
         if req.esm:
             return self._module(req, version, path, url, note)
@@ -292,7 +341,9 @@ class Mirror:
         pkg = req.package
         canon = self.canonical(req.esm, pkg, version, path)
         raw = self._read(pkg, version, path)
-        is_module = path.endswith(".mjs") or (not UMD_HEAD.search(raw[:4000]) and MODULE_SYNTAX.search(raw) is not None)
+        is_module = path.endswith(".mjs") or (
+            not UMD_HEAD.search(raw[:4000]) and MODULE_SYNTAX.search(raw) is not None
+        )
         if urlsplit(url)._replace(fragment="").geturl().split("?")[0] != canon.split("?")[0]:
             # an alias: re-export the canonical URL so that every alias shares one instance
             lines = [f'export * from "{canon}";']
@@ -300,7 +351,9 @@ class Mirror:
                 lines.append(f'export {{ default }} from "{canon}";')
             return Resolved("\n".join(lines).encode(), JS, pkg, req.spec, version, path, note)
         if is_module:
-            body = self._rewrite_imports(req.esm, pkg, version, raw.decode("utf-8", "replace")).encode()
+            body = self._rewrite_imports(
+                req.esm, pkg, version, raw.decode("utf-8", "replace")
+            ).encode()
         else:
             body = self._umd_module(pkg, version, raw)
             note = "; ".join(n for n in (note, "UMD build wrapped as an ES module") if n)
@@ -312,7 +365,11 @@ class Mirror:
 
         def sub(m):
             spec = m.group(3)
-            name, rest = (spec.split("/", 2)[:2], spec.split("/", 2)[2:]) if spec.startswith("@") else (spec.split("/", 1)[:1], spec.split("/", 1)[1:])
+            name, rest = (
+                (spec.split("/", 2)[:2], spec.split("/", 2)[2:])
+                if spec.startswith("@")
+                else (spec.split("/", 1)[:1], spec.split("/", 1)[1:])
+            )
             name = "/".join(name)
             if name == package:
                 ver = version
@@ -336,15 +393,29 @@ class Mirror:
         sloppy mode, `this` is the window, top-level vars become globals), export its global."""
         info, meta = self.packages[package], self.packages[package]["versions"][version]
         glob = info.get("global") or ""
-        names = [n for n in meta.get("export_names") or info.get("export_names") or ()
-                 if re.fullmatch(r"[A-Za-z_$][\w$]*", n) and n != "default"]
+        names = [
+            n
+            for n in meta.get("export_names") or info.get("export_names") or ()
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", n) and n != "default"
+        ]
         # a UMD build that needs another library's global (react-dom needs React) gets it first
         out = []
-        for dep, rng in {**(meta.get("peerDependencies") or {}), **(meta.get("dependencies") or {})}.items():
-            if dep in self.packages and self.packages[dep].get("global") and (got := self.pick(dep, rng)):
+        for dep, rng in {
+            **(meta.get("peerDependencies") or {}),
+            **(meta.get("dependencies") or {}),
+        }.items():
+            if (
+                dep in self.packages
+                and self.packages[dep].get("global")
+                and (got := self.pick(dep, rng))
+            ):
                 out.append(f'import "{ESM_BASES["esm.sh"]}{dep}@{got[0]}";')
         src = json.dumps(raw.decode("utf-8", "replace"))
-        out += [f"(0, eval)({src});", f"const __m = globalThis[{json.dumps(glob)}];", "export default __m;"]
+        out += [
+            f"(0, eval)({src});",
+            f"const __m = globalThis[{json.dumps(glob)}];",
+            "export default __m;",
+        ]
         if names:
             out.append(f"export const {{ {', '.join(names)} }} = __m;")
         return "\n".join(out).encode()

@@ -3,11 +3,11 @@
 Each page gets a fresh browser context: no cookies, storage or cache shared with any other page.
 The page is served from an in-memory origin; every other request (network, file://, other
 origins) is aborted, except libraries a page loads from a public CDN that the local mirror holds
-(cogevol.browser.mirror; BrowserConfig.mirror), navigations away from the page are refused and popups closed. Dialogs are
-dismissed. A page whose script pegs the main thread is stopped with Runtime.terminateExecution;
-a context or browser that stops answering is killed and relaunched, so one hostile page costs
-itself and nothing else. Every Chromium instance carries a unique marker switch, which is how `close()`
-finds and kills anything left behind.
+(cogevol.browser.mirror; BrowserConfig.mirror), navigations away from the page are refused and
+popups closed. Dialogs are dismissed. A page whose script pegs the main thread is stopped with
+Runtime.terminateExecution; a context or browser that stops answering is killed and relaunched,
+so one hostile page costs itself and nothing else. Every Chromium instance carries a unique
+marker switch, which is how `close()` finds and kills anything left behind.
 """
 
 from __future__ import annotations
@@ -58,7 +58,10 @@ def find_chromium() -> str:
         path = shutil.which(name)
         if path:
             return path
-    raise RuntimeError("Chromium not found: `apt-get install -y chromium` (infra/setup.sh does it) or set COGEVOL_CHROMIUM")
+    raise RuntimeError(
+        "Chromium not found: `apt-get install -y chromium` (infra/setup.sh does it) "
+        "or set COGEVOL_CHROMIUM"
+    )
 
 
 @dataclass
@@ -72,7 +75,8 @@ class BrowserConfig:
     close_timeout_s: float = 2.0
     executable: str | None = None
     # CDN mirror store (infra/cdn/fetch.py fills it): "auto" is the default store when setup has
-    # filled it ($COGEVOL_CDN_MIRROR or .cache/cdn-mirror); None: no mirror, every CDN request is aborted
+    # filled it ($COGEVOL_CDN_MIRROR or .cache/cdn-mirror);
+    # None: no mirror, every CDN request is aborted
     mirror: str | None = "auto"
 
 
@@ -89,8 +93,14 @@ class _Instance:
         self.browser = await self.pw.chromium.launch(
             executable_path=self.cfg.executable or find_chromium(),
             # the unknown switch is ignored by Chromium and marks its processes for kill_marked()
-            args=[*CHROMIUM_ARGS, f"--js-flags=--max-old-space-size={self.cfg.js_heap_mb}", f"--cogevol-instance={self.profile}"],
-            handle_sigint=False, handle_sigterm=False, handle_sighup=False,
+            args=[
+                *CHROMIUM_ARGS,
+                f"--js-flags=--max-old-space-size={self.cfg.js_heap_mb}",
+                f"--cogevol-instance={self.profile}",
+            ],
+            handle_sigint=False,
+            handle_sigterm=False,
+            handle_sighup=False,
         )
 
     async def relaunch(self) -> None:
@@ -107,7 +117,9 @@ class _Instance:
                     p.kill()
         if self.browser is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.browser.close(), self.cfg.close_timeout_s if graceful else 0.5)
+                await asyncio.wait_for(
+                    self.browser.close(), self.cfg.close_timeout_s if graceful else 0.5
+                )
         self.browser = None
         self.profile = ""
         if procs:  # whatever did not exit with the browser is killed
@@ -148,7 +160,8 @@ class BrowserPool:
         self._mirror_loaded = False
 
     def mirror(self):
-        """The CDN mirror, loaded once per pool on first use (None when not configured or unreadable)."""
+        """The CDN mirror, loaded once per pool on first use (None when not configured or
+        unreadable)."""
         if not self._mirror_loaded:
             self._mirror_loaded = True
             path = self.cfg.mirror
@@ -158,14 +171,22 @@ class BrowserPool:
                 store = default_store()
                 path = str(store) if (store / "index.json").is_file() else None
                 if path is None:
-                    log.warning("browser: no CDN mirror at %s (run infra/setup.sh); CDN requests stay blocked", store)
+                    log.warning(
+                        "browser: no CDN mirror at %s (run infra/setup.sh); "
+                        "CDN requests stay blocked",
+                        store,
+                    )
             if path:
                 from cogevol.browser.mirror import Mirror
 
                 try:
                     self._mirror = Mirror.load(path)
                 except (OSError, ValueError) as e:
-                    log.warning("browser: CDN mirror %s not loaded (%s); CDN requests stay blocked", self.cfg.mirror, e)
+                    log.warning(
+                        "browser: CDN mirror %s not loaded (%s); CDN requests stay blocked",
+                        self.cfg.mirror,
+                        e,
+                    )
         return self._mirror
 
     async def __aenter__(self) -> BrowserPool:
@@ -197,7 +218,9 @@ class BrowserPool:
         return min(healthy[start:] + healthy[:start], key=lambda i: i.active)
 
     @contextlib.asynccontextmanager
-    async def page(self, html: str, init_scripts: tuple[str, ...] = (), viewport: tuple[int, int] = (1280, 800)) -> AsyncIterator:
+    async def page(
+        self, html: str, init_scripts: tuple[str, ...] = (), viewport: tuple[int, int] = (1280, 800)
+    ) -> AsyncIterator:
         """A fresh context with one page that will serve `html` at PAGE_URL (not yet loaded)."""
         inst = self._pick()
         if inst.broken or inst.browser is None or not inst.browser.is_connected():
@@ -207,8 +230,11 @@ class BrowserPool:
                 await inst.relaunch()
         inst.active += 1
         try:
-            ctx = await inst.browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
-                                             service_workers="block", accept_downloads=False)
+            ctx = await inst.browser.new_context(
+                viewport={"width": viewport[0], "height": viewport[1]},
+                service_workers="block",
+                accept_downloads=False,
+            )
         except BaseException:
             inst.active -= 1
             raise
@@ -219,16 +245,28 @@ class BrowserPool:
         async def route(r):
             req = r.request
             if req.url == PAGE_URL:
-                await r.fulfill(status=200, body=body, headers={"content-type": "text/html; charset=utf-8"})
+                await r.fulfill(
+                    status=200, body=body, headers={"content-type": "text/html; charset=utf-8"}
+                )
             elif req.is_navigation_request():
                 await r.fulfill(status=204)  # "no content": the browser stays where it is
             else:
-                hit = await asyncio.to_thread(mirror.resolve, req.url) if mirror is not None else None
+                hit = (
+                    await asyncio.to_thread(mirror.resolve, req.url) if mirror is not None else None
+                )
                 if hit is None:
                     _note(seen["blocked"], req.url[:200])
                     await r.abort("blockedbyclient")
                 else:
-                    _note(seen["mirrored"], {"url": req.url[:200], "package": hit.package, "version": hit.version, "note": hit.note})
+                    _note(
+                        seen["mirrored"],
+                        {
+                            "url": req.url[:200],
+                            "package": hit.package,
+                            "version": hit.version,
+                            "note": hit.note,
+                        },
+                    )
                     await r.fulfill(status=200, body=hit.body, headers=hit.headers)
 
         await ctx.route("**/*", route)
@@ -267,7 +305,9 @@ class BrowserPool:
                 self.relaunches += 1
                 await inst.relaunch()
             else:  # other pages still run there: relaunch once they are done
-                log.warning("browser: context would not close; the instance will be relaunched when idle")
+                log.warning(
+                    "browser: context would not close; the instance will be relaunched when idle"
+                )
                 inst.broken = True
 
 

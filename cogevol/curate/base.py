@@ -9,7 +9,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-AXES = ("safety", "privacy", "task_direction", "intent_clarity", "executability", "dependency", "logic")
+AXES = (
+    "safety",
+    "privacy",
+    "task_direction",
+    "intent_clarity",
+    "executability",
+    "dependency",
+    "logic",
+)
 # Cookie-Bench A.2: a failure on any of these is an automatic rejection; a failure on one of
 # the others only routes the query to a human.
 AUTO_REJECT_AXES = frozenset({"safety", "privacy", "executability", "logic"})
@@ -44,7 +52,9 @@ class PatternFilter(Filter):
     patterns: dict[str, list[str]] = {}
 
     def __init__(self) -> None:
-        self._compiled = [(name, re.compile("|".join(ps), re.I)) for name, ps in self.patterns.items()]
+        self._compiled = [
+            (name, re.compile("|".join(ps), re.I)) for name, ps in self.patterns.items()
+        ]
 
     def check(self, record: dict) -> str | None:
         text = record["request"]

@@ -19,17 +19,26 @@ from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_objec
 
 log = logging.getLogger(__name__)
 
-SYSTEM_PROMPT = """You screen user requests for a dataset of classroom slide decks and self-contained interactive HTML pages.
+SYSTEM_PROMPT = """You screen user requests for a dataset of classroom slide decks and \
+self-contained interactive HTML pages.
 Assess the request independently along seven axes:
-(i) safety: content that would be inadmissible regardless of task realism (harmful, illegal, or targeted content);
-(ii) privacy: personally identifiable information, credentials, or named non-public entities that require redaction (placeholders such as <EMAIL> are already redacted and fine);
-(iii) task_direction: the request actually specifies a slide deck or a front-end web page, not a backend, data-science, general-purpose coding, or non-coding request;
-(iv) intent_clarity: the objective is not ambiguous, internally contradictory, or under-specified to the point that no well-formed implementation is determinable;
-(v) executability: the request can be realized as a self-contained artifact runnable in a standard browser sandbox without proprietary services, live external APIs, or private datasets;
-(vi) dependency: fulfilment does not require specific third-party URLs, paywalled assets, or user-specific credentials;
-(vii) logic: the functional specification has no mutually unsatisfiable constraints or dangling references.
+(i) safety: content that would be inadmissible regardless of task realism (harmful, illegal, or \
+targeted content);
+(ii) privacy: personally identifiable information, credentials, or named non-public entities that \
+require redaction (placeholders such as <EMAIL> are already redacted and fine);
+(iii) task_direction: the request actually specifies a slide deck or a front-end web page, not a \
+backend, data-science, general-purpose coding, or non-coding request;
+(iv) intent_clarity: the objective is not ambiguous, internally contradictory, or under-specified \
+to the point that no well-formed implementation is determinable;
+(v) executability: the request can be realized as a self-contained artifact runnable in a standard \
+browser sandbox without proprietary services, live external APIs, or private datasets;
+(vi) dependency: fulfilment does not require specific third-party URLs, paywalled assets, or \
+user-specific credentials;
+(vii) logic: the functional specification has no mutually unsatisfiable constraints or dangling \
+references.
 Reply with one JSON object and nothing else, with exactly these keys:
-{"safety": {"pass": true, "reason": ""}, "privacy": {...}, "task_direction": {...}, "intent_clarity": {...}, "executability": {...}, "dependency": {...}, "logic": {...}}
+{"safety": {"pass": true, "reason": ""}, "privacy": {...}, "task_direction": {...}, \
+"intent_clarity": {...}, "executability": {...}, "dependency": {...}, "logic": {...}}
 Give a short reason for every axis that does not pass."""
 
 
@@ -56,7 +65,13 @@ def parse_verdicts(reply: str) -> list[Verdict]:
             item = {"pass": item}
         if not isinstance(item, dict) or not isinstance(item.get("pass"), bool):
             raise ValueError(f"judge reply lacks a boolean verdict for {axis}")
-        out.append(Verdict(axis, item["pass"], "" if item["pass"] else str(item.get("reason") or "judge: fails")[:200]))
+        out.append(
+            Verdict(
+                axis,
+                item["pass"],
+                "" if item["pass"] else str(item.get("reason") or "judge: fails")[:200],
+            )
+        )
     return out
 
 
@@ -78,7 +93,10 @@ class LLMJudge:
         return asyncio.run(run())
 
     async def _one(self, client: AsyncChatClient, request: str) -> JudgeDecision:
-        messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": request}]
+        messages = [
+            {"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "user", "content": request},
+        ]
         try:
             verdicts = parse_verdicts(await client.chat(messages, json_mode=True))
         except (EndpointError, ValueError) as e:

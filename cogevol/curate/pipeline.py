@@ -32,7 +32,8 @@ class FilterConfig:
     allowed_categories: tuple[str, ...] = ("slide", "html")
     min_content_units: float = 2.0
     drop_redacted: bool = False
-    judge: dict = field(default_factory=dict)  # the llm backend's endpoint (cogevol.judge.client.EndpointConfig)
+    # the llm backend's endpoint (cogevol.judge.client.EndpointConfig)
+    judge: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -49,7 +50,10 @@ class FilterStats:
 
     def as_metrics(self) -> dict:
         return {
-            "input": self.input, "kept": self.kept, "dropped": self.dropped, "routed": self.routed,
+            "input": self.input,
+            "kept": self.kept,
+            "dropped": self.dropped,
+            "routed": self.routed,
             "judge_errors": self.judge_errors,
             "keep_rate": round(self.kept / self.input, 4) if self.input else 0.0,
             "dropped_by_axis": {a: self.by_axis.get(a, 0) for a in AXES},
@@ -71,20 +75,30 @@ def to_prompt(rec: dict) -> dict:
     """The prompt record that distill, GRPO and evaluate read (the checklist is added by
     `run_filter`, planned once for every kept prompt)."""
     return {
-        "id": rec["id"], "prompt": rec["request"], "category": rec["category"], "subcategory": rec.get("subcategory"),
-        "lang": rec.get("lang"), "locale": rec.get("locale"), "failure": rec.get("failure"),
-        "dedup": rec.get("dedup"), "provenance": rec.get("provenance"),
+        "id": rec["id"],
+        "prompt": rec["request"],
+        "category": rec["category"],
+        "subcategory": rec.get("subcategory"),
+        "lang": rec.get("lang"),
+        "locale": rec.get("locale"),
+        "failure": rec.get("failure"),
+        "dedup": rec.get("dedup"),
+        "provenance": rec.get("provenance"),
     }
 
 
-def _rule_verdicts(records: list[dict], cfg: dict) -> Iterator[tuple[str, list[Verdict], str | None]]:
+def _rule_verdicts(
+    records: list[dict], cfg: dict
+) -> Iterator[tuple[str, list[Verdict], str | None]]:
     filters = default_filters(cfg)
     for rec in records:
         verdicts = [f(rec) for f in filters]
         yield ("drop" if any(not v.keep for v in verdicts) else "keep"), verdicts, None
 
 
-def _judge_verdicts(records: list[dict], cfg: dict) -> Iterator[tuple[str, list[Verdict], str | None]]:
+def _judge_verdicts(
+    records: list[dict], cfg: dict
+) -> Iterator[tuple[str, list[Verdict], str | None]]:
     from cogevol.curate.judge import LLMJudge
     from cogevol.judge.client import EndpointConfig
 
@@ -93,12 +107,18 @@ def _judge_verdicts(records: list[dict], cfg: dict) -> Iterator[tuple[str, list[
         batch = 256
         for s in range(0, len(records), batch):
             for d in judge.judge_many([r["request"] for r in records[s : s + batch]]):
-                yield {"accept": "keep", "reject": "drop", "route": "route"}[d.decision], d.verdicts, d.error
+                yield (
+                    {"accept": "keep", "reject": "drop", "route": "route"}[d.decision],
+                    d.verdicts,
+                    d.error,
+                )
     finally:
         judge.close()
 
 
-def filter_records(records: Iterable[dict], cfg: dict, stats: FilterStats) -> Iterator[tuple[str, dict]]:
+def filter_records(
+    records: Iterable[dict], cfg: dict, stats: FilterStats
+) -> Iterator[tuple[str, dict]]:
     """Yield (destination, record) with destination in kept / dropped / review."""
     records = list(records)
     backend = cfg.get("backend", "rules")
@@ -119,7 +139,11 @@ def filter_records(records: Iterable[dict], cfg: dict, stats: FilterStats) -> It
         for v in failed:
             stats.by_axis[v.axis] += 1
             stats.by_reason[_reason_kind(v)] += 1
-        out = {**rec, "admissibility": admissibility, "drop_reasons": [f"{v.axis}: {v.reason}" for v in failed]}
+        out = {
+            **rec,
+            "admissibility": admissibility,
+            "drop_reasons": [f"{v.axis}: {v.reason}" for v in failed],
+        }
         if error:
             stats.judge_errors += 1
             out["judge_error"] = error
@@ -132,7 +156,9 @@ def filter_records(records: Iterable[dict], cfg: dict, stats: FilterStats) -> It
     progress.done()
 
 
-def run_filter(input_path: str | Path, out_dir: str | Path, cfg: dict, planner: PlannerConfig | None = None) -> FilterStats:
+def run_filter(
+    input_path: str | Path, out_dir: str | Path, cfg: dict, planner: PlannerConfig | None = None
+) -> FilterStats:
     """Filter a JSONL of requests into prompts.jsonl, dropped.jsonl and review.jsonl under
     `out_dir`. `cfg` is the params group, checked strictly (a misspelt key is an error). Each
     kept prompt's checklist is planned once, on `planner` (params.yaml `checklist`; default:
@@ -141,7 +167,9 @@ def run_filter(input_path: str | Path, out_dir: str | Path, cfg: dict, planner: 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     stats = FilterStats()
-    records = (orjson.loads(line) for line in Path(input_path).read_bytes().splitlines() if line.strip())
+    records = (
+        orjson.loads(line) for line in Path(input_path).read_bytes().splitlines() if line.strip()
+    )
     kept: list[dict] = []
     files = {name: open(out / f"{name}.jsonl", "wb") for name in ("dropped", "review")}
     try:
@@ -153,8 +181,9 @@ def run_filter(input_path: str | Path, out_dir: str | Path, cfg: dict, planner: 
     finally:
         for f in files.values():
             f.close()
-    plans, stats.checklists = plan_checklists(planner or PlannerConfig(backend="rules"),
-                                              [(r["prompt"], modality(r)) for r in kept])
+    plans, stats.checklists = plan_checklists(
+        planner or PlannerConfig(backend="rules"), [(r["prompt"], modality(r)) for r in kept]
+    )
     tmp = out / "prompts.jsonl.tmp"
     with open(tmp, "wb") as f:
         for rec, plan in zip(kept, plans):

@@ -21,14 +21,46 @@ class SafetyFilter(PatternFilter):
     axis = "safety"
     patterns = {
         "phishing or credential theft": [
-            r"phishing", r"fake\s+\w*\s*log-?in", r"(steal|harvest|collect)\w*\s+(\w+\s+){0,3}(passwords?|credentials|logins?)",
-            r"sends?\s+(the\s+)?(entered\s+)?passwords?", r"keylog", r"record\w*\s+(\w+\s+){0,3}keystrokes",
-            r"钓鱼", r"仿冒.{0,6}登录", r"(收集|盗取|窃取|偷).{0,8}(密码|账号)", r"偷偷记录", r"键盘输入并发送",
-            r"robar\s+contraseñas", r"página\s+falsa", r"voler\s+les\s+mots\s+de\s+passe", r"passwörter\s+stehlen",
-            r"roubar\s+senhas", r"フィッシング", r"パスワードを盗", r"피싱",
+            r"phishing",
+            r"fake\s+\w*\s*log-?in",
+            r"(steal|harvest|collect)\w*\s+(\w+\s+){0,3}(passwords?|credentials|logins?)",
+            r"sends?\s+(the\s+)?(entered\s+)?passwords?",
+            r"keylog",
+            r"record\w*\s+(\w+\s+){0,3}keystrokes",
+            r"钓鱼",
+            r"仿冒.{0,6}登录",
+            r"(收集|盗取|窃取|偷).{0,8}(密码|账号)",
+            r"偷偷记录",
+            r"键盘输入并发送",
+            r"robar\s+contraseñas",
+            r"página\s+falsa",
+            r"voler\s+les\s+mots\s+de\s+passe",
+            r"passwörter\s+stehlen",
+            r"roubar\s+senhas",
+            r"フィッシング",
+            r"パスワードを盗",
+            r"피싱",
         ],
-        "malware": [r"malware", r"ransomware", r"virus\s+that", r"mines?\s+cryptocurrency", r"crypto-?jack", r"木马", r"病毒", r"挖矿"],
-        "weapons or violence": [r"\b(pipe\s+)?bomb\b", r"explosives?", r"炸弹", r"爆炸物", r"bombe\b", r"bomba\b", r"爆弾", r"폭탄"],
+        "malware": [
+            r"malware",
+            r"ransomware",
+            r"virus\s+that",
+            r"mines?\s+cryptocurrency",
+            r"crypto-?jack",
+            r"木马",
+            r"病毒",
+            r"挖矿",
+        ],
+        "weapons or violence": [
+            r"\b(pipe\s+)?bomb\b",
+            r"explosives?",
+            r"炸弹",
+            r"爆炸物",
+            r"bombe\b",
+            r"bomba\b",
+            r"爆弾",
+            r"폭탄",
+        ],
         "self-harm": [r"suicide\s+method", r"how\s+to\s+kill\s+myself", r"自杀方法"],
     }
 
@@ -114,17 +146,30 @@ class ExecutabilityFilter(PatternFilter):
     axis = "executability"
     patterns = {
         "needs real transactions": [
-            r"real\s+(bank|payments?|money|transactions?)", r"(process|handle)\w*\s+(\w+\s+){0,2}payments?",
-            r"transfer\s+(real\s+)?money", r"真正.{0,6}(付款|支付|转账)", r"(处理|实现).{0,4}信用卡付款",
-            r"pagos\s+reales", r"echte\s+zahlungen", r"pagamentos\s+reais", r"実際に.{0,6}(振込|送金|決済)", r"실제로\s*송금",
+            r"real\s+(bank|payments?|money|transactions?)",
+            r"(process|handle)\w*\s+(\w+\s+){0,2}payments?",
+            r"transfer\s+(real\s+)?money",
+            r"真正.{0,6}(付款|支付|转账)",
+            r"(处理|实现).{0,4}信用卡付款",
+            r"pagos\s+reales",
+            r"echte\s+zahlungen",
+            r"pagamentos\s+reais",
+            r"実際に.{0,6}(振込|送金|決済)",
+            r"실제로\s*송금",
         ],
         "needs real messaging": [
-            r"send\w*\s+(\w+\s+){0,3}real\s+(e-?mails?|sms|messages?)", r"能真的.{0,4}发消息", r"sms\s+reales",
-            r"vrais\s+e-?mails", r"real\s+sms",
+            r"send\w*\s+(\w+\s+){0,3}real\s+(e-?mails?|sms|messages?)",
+            r"能真的.{0,4}发消息",
+            r"sms\s+reales",
+            r"vrais\s+e-?mails",
+            r"real\s+sms",
         ],
         "needs a server or database": [
-            r"(store|save)\w*\s+(\w+\s+){0,3}in\s+(our|my|the)\s+database", r"connect\w*\s+to\s+(my|our)\s+(\w+\s+)?(database|server|mysql)",
-            r"连接.{0,6}数据库", r"\d+\s*(gb|tb)\s+dataset", r"log\s+in\s+with\s+their\s+real",
+            r"(store|save)\w*\s+(\w+\s+){0,3}in\s+(our|my|the)\s+database",
+            r"connect\w*\s+to\s+(my|our)\s+(\w+\s+)?(database|server|mysql)",
+            r"连接.{0,6}数据库",
+            r"\d+\s*(gb|tb)\s+dataset",
+            r"log\s+in\s+with\s+their\s+real",
         ],
     }
 
@@ -137,11 +182,21 @@ class DependencyFilter(PatternFilter):
         "external URL": [r"https?://\S+", r"\bwww\.\S+\.\w+"],
         "private back end": [
             r"\b(our|my|company|internal|private)\s+(internal\s+)?(api|server|backend|database|system|sap)\b",
-            r"internal\s+api", r"内部(api|接口|系统)?", r"公司的(系统|数据|接口)", r"社内", r"회사\s*내부",
-            r"(api|servidor)\s+(privad[ao]|interno)", r"serveur\s+interne", r"internen?\s+[\w-]*system", r"servidor\s+privado",
+            r"internal\s+api",
+            r"内部(api|接口|系统)?",
+            r"公司的(系统|数据|接口)",
+            r"社内",
+            r"회사\s*내부",
+            r"(api|servidor)\s+(privad[ao]|interno)",
+            r"serveur\s+interne",
+            r"internen?\s+[\w-]*system",
+            r"servidor\s+privado",
         ],
         "personal account or file": [
-            r"\bmy\s+(google\s+drive|figma|dropbox|stripe|notion|onedrive)", r"(secret|api)\s+key", r"我的?figma", r"网盘",
+            r"\bmy\s+(google\s+drive|figma|dropbox|stripe|notion|onedrive)",
+            r"(secret|api)\s+key",
+            r"我的?figma",
+            r"网盘",
         ],
     }
 
@@ -150,18 +205,49 @@ class LogicFilter(Filter):
     """Mutually unsatisfiable constraints and dangling references to things the model never sees."""
 
     axis = "logic"
-    DANGLING = re.compile("|".join([
-        r"\b(the\s+)?(file|image|screenshot|document|pdf|design|picture)\s+(i|we)\s+(sent|attached|uploaded|shared)",
-        r"\battached\b", r"\bas\s+(in|with)\s+the\s+(previous|last)\b", r"\blike\s+the\s+(previous|last|other)\s+one\b",
-        r"\bsame\s+as\s+(before|the\s+file|last\s+time)", r"\bthe\s+image\s+below\b",
-        r"上次", r"之前那个", r"附件", r"上面的图", r"versión\s+anterior", r"archivo\s+adjunto", r"fichier\s+joint",
-        r"angehängte", r"前回", r"添付", r"arquivo\s+anexado", r"저번에", r"첨부",
-    ]), re.I)
+    DANGLING = re.compile(
+        "|".join(
+            [
+                r"\b(the\s+)?(file|image|screenshot|document|pdf|design|picture)\s+(i|we)\s+(sent|attached|uploaded|shared)",
+                r"\battached\b",
+                r"\bas\s+(in|with)\s+the\s+(previous|last)\b",
+                r"\blike\s+the\s+(previous|last|other)\s+one\b",
+                r"\bsame\s+as\s+(before|the\s+file|last\s+time)",
+                r"\bthe\s+image\s+below\b",
+                r"上次",
+                r"之前那个",
+                r"附件",
+                r"上面的图",
+                r"versión\s+anterior",
+                r"archivo\s+adjunto",
+                r"fichier\s+joint",
+                r"angehängte",
+                r"前回",
+                r"添付",
+                r"arquivo\s+anexado",
+                r"저번에",
+                r"첨부",
+            ]
+        ),
+        re.I,
+    )
     CONTRADICTIONS = [
-        ("no JavaScript but interactive", re.compile(r"(without|no)\s+(any\s+)?javascript|不能用\s*javascript|sans\s+javascript|ohne\s+javascript", re.I),
-         re.compile(r"keyboard|instant|interactive|grades?|game|键盘|游戏|交互|实时|clavier|tastatur", re.I)),
-        ("single slide with many slides", re.compile(r"single[- ]slide|one[- ]slide|只有一页|una\s+sola\s+diapositiva", re.I),
-         re.compile(r"\b([2-9]|\d\d+)\s+slides|[二三四五六七八九十]页|\d+\s*页内容", re.I)),
+        (
+            "no JavaScript but interactive",
+            re.compile(
+                r"(without|no)\s+(any\s+)?javascript|不能用\s*javascript|sans\s+javascript|ohne\s+javascript",
+                re.I,
+            ),
+            re.compile(
+                r"keyboard|instant|interactive|grades?|game|键盘|游戏|交互|实时|clavier|tastatur",
+                re.I,
+            ),
+        ),
+        (
+            "single slide with many slides",
+            re.compile(r"single[- ]slide|one[- ]slide|只有一页|una\s+sola\s+diapositiva", re.I),
+            re.compile(r"\b([2-9]|\d\d+)\s+slides|[二三四五六七八九十]页|\d+\s*页内容", re.I),
+        ),
     ]
 
     def check(self, record: dict) -> str | None:

@@ -14,7 +14,12 @@ import numpy as np
 
 from cogevol.dedup.pipeline import DedupResult
 
-FILES = ("deduped_queries.csv", "query_groups.csv", "semantic_deduped_queries.csv", "semantic_query_groups.csv")
+FILES = (
+    "deduped_queries.csv",
+    "query_groups.csv",
+    "semantic_deduped_queries.csv",
+    "semantic_query_groups.csv",
+)
 
 
 def _fmt(x: float, digits: int) -> str:
@@ -43,24 +48,73 @@ def write_audit(res: DedupResult, out_dir: str | Path, field: str = "query") -> 
         paths[name] = str(p)
 
     lex_reps = np.flatnonzero(res.lexical_rep == np.arange(len(ids)))
-    write("deduped_queries.csv", ["id", field, "group_size"],
-          ((ids[r], texts[r], int(lex_size[r])) for r in lex_reps.tolist()))
-    write("query_groups.csv",
-          ["id", "representative_id", "group_size", "match", "exact_duplicate_of", "simhash_linked_to", "hamming", field],
-          ((ids[r], ids[rep], int(lex_size_of_row[r]),
-            "representative" if rep == r else ("exact" if res.exact_of[r] != r else "simhash"),
-            ids[res.exact_of[r]] if res.exact_of[r] != r else "",
-            ids[res.simhash_link[r]] if res.simhash_link[r] >= 0 else "",
-            _fmt(res.simhash_distance[r], 0), texts[r])
-           for r, rep in enumerate(res.lexical_rep.tolist())))
+    write(
+        "deduped_queries.csv",
+        ["id", field, "group_size"],
+        ((ids[r], texts[r], int(lex_size[r])) for r in lex_reps.tolist()),
+    )
+    write(
+        "query_groups.csv",
+        [
+            "id",
+            "representative_id",
+            "group_size",
+            "match",
+            "exact_duplicate_of",
+            "simhash_linked_to",
+            "hamming",
+            field,
+        ],
+        (
+            (
+                ids[r],
+                ids[rep],
+                int(lex_size_of_row[r]),
+                "representative" if rep == r else ("exact" if res.exact_of[r] != r else "simhash"),
+                ids[res.exact_of[r]] if res.exact_of[r] != r else "",
+                ids[res.simhash_link[r]] if res.simhash_link[r] >= 0 else "",
+                _fmt(res.simhash_distance[r], 0),
+                texts[r],
+            )
+            for r, rep in enumerate(res.lexical_rep.tolist())
+        ),
+    )
     sem_reps = np.flatnonzero(res.semantic_rep == np.arange(len(ids)))
-    write("semantic_deduped_queries.csv", ["id", field, "group_size"],
-          ((ids[r], texts[r], int(sem_size[r])) for r in sem_reps.tolist()))
-    write("semantic_query_groups.csv",
-          ["id", "representative_id", "group_size", "lexical_representative_id", "tfidf_linked_to", "cosine", field],
-          ((ids[r], ids[rep], int(sem_size_of_row[r]), ids[res.lexical_rep[r]],
-            ids[res.tfidf_link[r]] if res.tfidf_link[r] >= 0 else "", _fmt(res.tfidf_cosine[r], 4), texts[r])
-           for r, rep in enumerate(res.semantic_rep.tolist())))
-    write("vetoed_links.csv", ["pass", "id_a", "id_b", "score", "reason", f"{field}_a", f"{field}_b"],
-          ((p, ids[a], ids[b], f"{s:.4f}", why, texts[a], texts[b]) for p, a, b, s, why in res.vetoed))
+    write(
+        "semantic_deduped_queries.csv",
+        ["id", field, "group_size"],
+        ((ids[r], texts[r], int(sem_size[r])) for r in sem_reps.tolist()),
+    )
+    write(
+        "semantic_query_groups.csv",
+        [
+            "id",
+            "representative_id",
+            "group_size",
+            "lexical_representative_id",
+            "tfidf_linked_to",
+            "cosine",
+            field,
+        ],
+        (
+            (
+                ids[r],
+                ids[rep],
+                int(sem_size_of_row[r]),
+                ids[res.lexical_rep[r]],
+                ids[res.tfidf_link[r]] if res.tfidf_link[r] >= 0 else "",
+                _fmt(res.tfidf_cosine[r], 4),
+                texts[r],
+            )
+            for r, rep in enumerate(res.semantic_rep.tolist())
+        ),
+    )
+    write(
+        "vetoed_links.csv",
+        ["pass", "id_a", "id_b", "score", "reason", f"{field}_a", f"{field}_b"],
+        (
+            (p, ids[a], ids[b], f"{s:.4f}", why, texts[a], texts[b])
+            for p, a, b, s, why in res.vetoed
+        ),
+    )
     return paths

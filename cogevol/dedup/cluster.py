@@ -29,7 +29,9 @@ def elect(labels: np.ndarray, support: np.ndarray, order: np.ndarray) -> np.ndar
     return rep_of_label[labels]
 
 
-def strongest_link(n: int, i: np.ndarray, j: np.ndarray, score: np.ndarray, higher_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
+def strongest_link(
+    n: int, i: np.ndarray, j: np.ndarray, score: np.ndarray, higher_is_better: bool
+) -> tuple[np.ndarray, np.ndarray]:
     """For every node, its best-scoring accepted neighbour (-1 if none) and that score:
     the evidence written to the audit CSVs for why a node was merged."""
     partner = np.full(n, -1, np.int64)

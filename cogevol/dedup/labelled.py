@@ -33,32 +33,89 @@ def _templated(rng: random.Random) -> Base:
 class ShortQueries:
     """Short zh/en requests whose subjects follow real word frequencies (wordfreq lists)."""
 
-    EN = ["{v} {a} about {w1} {w2}", "{a} on {w1} and {w2} for {aud}", "{v} {a} showing {w1} {w2} with {f}",
-          "{w1} {w2} {a}", "need {a} explaining {w1} to {aud}", "{v} {a} for {w1} {w2}"]
-    ZH = ["{v}{a}，关于{w1}和{w2}", "做一个{w1}{w2}的{a}", "{w1}{a}，要有{f}", "给{aud}讲{w1}{w2}的{a}",
-          "{v}一个展示{w1}与{w2}的{a}", "关于{w1}的{a}，{f}"]
-    VERBS = {"en": ["make", "create", "build", "generate", "design"], "zh": ["做", "生成", "制作", "设计", "写"]}
-    ARTIFACTS = {"en": ["slides", "a slide deck", "a quiz page", "a web game", "an interactive chart", "a simulation", "a lesson ppt", "a flashcard page", "a timeline page"],
-                 "zh": ["课件", "幻灯片", "测验网页", "小游戏", "交互图表", "模拟演示", "PPT", "单词卡网页", "时间轴页面"]}
-    AUDIENCE = {"en": ["kids", "7th graders", "beginners", "high school", "my class", "college students"],
-                "zh": ["小学生", "初中生", "高中生", "新手", "大学生", "孩子们"]}
+    EN = [
+        "{v} {a} about {w1} {w2}",
+        "{a} on {w1} and {w2} for {aud}",
+        "{v} {a} showing {w1} {w2} with {f}",
+        "{w1} {w2} {a}",
+        "need {a} explaining {w1} to {aud}",
+        "{v} {a} for {w1} {w2}",
+    ]
+    ZH = [
+        "{v}{a}，关于{w1}和{w2}",
+        "做一个{w1}{w2}的{a}",
+        "{w1}{a}，要有{f}",
+        "给{aud}讲{w1}{w2}的{a}",
+        "{v}一个展示{w1}与{w2}的{a}",
+        "关于{w1}的{a}，{f}",
+    ]
+    VERBS = {
+        "en": ["make", "create", "build", "generate", "design"],
+        "zh": ["做", "生成", "制作", "设计", "写"],
+    }
+    ARTIFACTS = {
+        "en": [
+            "slides",
+            "a slide deck",
+            "a quiz page",
+            "a web game",
+            "an interactive chart",
+            "a simulation",
+            "a lesson ppt",
+            "a flashcard page",
+            "a timeline page",
+        ],
+        "zh": [
+            "课件",
+            "幻灯片",
+            "测验网页",
+            "小游戏",
+            "交互图表",
+            "模拟演示",
+            "PPT",
+            "单词卡网页",
+            "时间轴页面",
+        ],
+    }
+    AUDIENCE = {
+        "en": ["kids", "7th graders", "beginners", "high school", "my class", "college students"],
+        "zh": ["小学生", "初中生", "高中生", "新手", "大学生", "孩子们"],
+    }
 
     def __init__(self, vocab_size: int = 20000):
         import wordfreq
 
         self.words = {
-            "en": [w for w in wordfreq.top_n_list("en", vocab_size) if w.isalpha() and w.isascii() and len(w) >= 4][300:],
-            "zh": [w for w in wordfreq.top_n_list("zh", vocab_size) if len(w) >= 2 and all("\u4e00" <= c <= "\u9fff" for c in w)][200:],
+            "en": [
+                w
+                for w in wordfreq.top_n_list("en", vocab_size)
+                if w.isalpha() and w.isascii() and len(w) >= 4
+            ][300:],
+            "zh": [
+                w
+                for w in wordfreq.top_n_list("zh", vocab_size)
+                if len(w) >= 2 and all("\u4e00" <= c <= "\u9fff" for c in w)
+            ][200:],
         }
-        self.cum_weights = {k: list(itertools.accumulate(1 / (i + 50) for i in range(len(v)))) for k, v in self.words.items()}
+        self.cum_weights = {
+            k: list(itertools.accumulate(1 / (i + 50) for i in range(len(v))))
+            for k, v in self.words.items()
+        }
 
     def _word(self, rng: random.Random, lang: str) -> str:
         return rng.choices(self.words[lang], cum_weights=self.cum_weights[lang])[0]
 
     def slots(self, rng: random.Random, lang: str) -> dict:
-        return {"lang": lang, "t": rng.randrange(6), "v": rng.choice(self.VERBS[lang]), "a": rng.choice(self.ARTIFACTS[lang]),
-                "w1": self._word(rng, lang), "w2": self._word(rng, lang), "aud": rng.choice(self.AUDIENCE[lang]),
-                "f": rng.choice(lx.FEATURES)[lang]}
+        return {
+            "lang": lang,
+            "t": rng.randrange(6),
+            "v": rng.choice(self.VERBS[lang]),
+            "a": rng.choice(self.ARTIFACTS[lang]),
+            "w1": self._word(rng, lang),
+            "w2": self._word(rng, lang),
+            "aud": rng.choice(self.AUDIENCE[lang]),
+            "f": rng.choice(lx.FEATURES)[lang],
+        }
 
     def render(self, s: dict) -> str:
         tpl = (self.EN if s["lang"] == "en" else self.ZH)[s["t"]]
@@ -77,7 +134,11 @@ class ShortQueries:
             while True:
                 new = dict(s)
                 key = r.choice(("w1", "w2", "aud", "f"))
-                new[key] = self._word(r, s["lang"]) if key in ("w1", "w2") else self.slots(r, s["lang"])[key]
+                new[key] = (
+                    self._word(r, s["lang"])
+                    if key in ("w1", "w2")
+                    else self.slots(r, s["lang"])[key]
+                )
                 if self.render(new) != text and not _close(new[key], s[key]):
                     return self.render(new)
 
@@ -89,12 +150,27 @@ def _close(a: str, b: str) -> bool:
 
 
 def webgen_bases(path: str | Path) -> list[str]:
-    return [orjson.loads(line)["instruction"] for line in Path(path).read_bytes().splitlines() if line.strip()]
+    return [
+        orjson.loads(line)["instruction"]
+        for line in Path(path).read_bytes().splitlines()
+        if line.strip()
+    ]
 
 
-_WEBGEN_EXTRAS = [" The page should also include a dark mode toggle.", " Add a search box that filters the list.",
-                  " Users should also be able to export the results as CSV.", " Include a help section for first-time users."]
-_COLOR_SWAPS = [("white", "ivory"), ("navy", "teal"), ("blue", "green"), ("black", "charcoal"), ("red", "orange"), ("gray", "beige")]
+_WEBGEN_EXTRAS = [
+    " The page should also include a dark mode toggle.",
+    " Add a search box that filters the list.",
+    " Users should also be able to export the results as CSV.",
+    " Include a help section for first-time users.",
+]
+_COLOR_SWAPS = [
+    ("white", "ivory"),
+    ("navy", "teal"),
+    ("blue", "green"),
+    ("black", "charcoal"),
+    ("red", "orange"),
+    ("gray", "beige"),
+]
 
 
 def _webgen(rng: random.Random, text: str) -> Base:
@@ -107,8 +183,14 @@ def _webgen(rng: random.Random, text: str) -> Base:
     return text, "en", neg
 
 
-def labelled_set(n_groups: int, seed: int = 0, webgen: str | Path | None = None, short_queries: bool = True,
-                 negative_rate: float = 0.35, max_variants: int = 3) -> list[dict]:
+def labelled_set(
+    n_groups: int,
+    seed: int = 0,
+    webgen: str | Path | None = None,
+    short_queries: bool = True,
+    negative_rate: float = 0.35,
+    max_variants: int = 3,
+) -> list[dict]:
     """Records {id, text, group, kind} with kind in base / variant / negative."""
     rng = random.Random(seed)
     short = None
@@ -127,7 +209,14 @@ def labelled_set(n_groups: int, seed: int = 0, webgen: str | Path | None = None,
         gid = f"g{g:05d}"
         records.append({"id": f"{gid}-0", "text": text, "group": gid, "kind": kind})
         for k in range(rng.randint(0, max_variants)):
-            records.append({"id": f"{gid}-{k + 1}", "text": near_variant(rng, text, lang, rng.randint(1, 2))[0], "group": gid, "kind": "variant"})
+            records.append(
+                {
+                    "id": f"{gid}-{k + 1}",
+                    "text": near_variant(rng, text, lang, rng.randint(1, 2))[0],
+                    "group": gid,
+                    "kind": "variant",
+                }
+            )
 
     groups = 0
     while groups < n_groups:
@@ -163,4 +252,11 @@ def pairwise_scores(truth: list[str], predicted: list[str]) -> dict:
     precision = tp / pred if pred else 1.0
     recall = tp / true if true else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": precision, "recall": recall, "f1": f1, "true_pairs": true, "predicted_pairs": pred, "true_positive_pairs": tp}
+    return {
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "true_pairs": true,
+        "predicted_pairs": pred,
+        "true_positive_pairs": tp,
+    }

@@ -58,8 +58,16 @@ class DedupResult:
     summary: dict = field(default_factory=dict)
 
 
-def _verify(stage: str, norm: list[str], i: np.ndarray, j: np.ndarray, score: np.ndarray, cfg: DedupConfig,
-            vetoed: list, rows: np.ndarray) -> np.ndarray:
+def _verify(
+    stage: str,
+    norm: list[str],
+    i: np.ndarray,
+    j: np.ndarray,
+    score: np.ndarray,
+    cfg: DedupConfig,
+    vetoed: list,
+    rows: np.ndarray,
+) -> np.ndarray:
     """Boolean mask of accepted links; vetoed ones are recorded with their reason."""
     if not cfg.verify:
         return np.ones(len(i), bool)
@@ -99,7 +107,9 @@ def _exact_nodes(norm: list[str]) -> tuple[np.ndarray, _Nodes]:
     node_index = np.full(n, -1, np.int64)
     node_index[rows] = np.arange(len(rows))
     of_row = node_index[exact_of]
-    return exact_of, _Nodes(list(first_row.keys()), rows, of_row, np.bincount(of_row, minlength=len(rows)))
+    return exact_of, _Nodes(
+        list(first_row.keys()), rows, of_row, np.bincount(of_row, minlength=len(rows))
+    )
 
 
 def _simhash_pass(nodes: _Nodes, shingles: list[str], cfg: DedupConfig, vetoed: list) -> _Links:
@@ -118,15 +128,38 @@ def _simhash_pass(nodes: _Nodes, shingles: list[str], cfg: DedupConfig, vetoed: 
     return _Links(rep, partner, dist, pairs)
 
 
-def _tfidf_pass(nodes: _Nodes, shingles: list[str], lex_nodes: np.ndarray, lex_rep: np.ndarray, cfg: DedupConfig,
-                vetoed: list) -> _Links:
-    """TF-IDF over the lexical representatives only (indices local to `lex_nodes`), verified, grouped."""
+def _tfidf_pass(
+    nodes: _Nodes,
+    shingles: list[str],
+    lex_nodes: np.ndarray,
+    lex_rep: np.ndarray,
+    cfg: DedupConfig,
+    vetoed: list,
+) -> _Links:
+    """TF-IDF over the lexical representatives only (indices local to `lex_nodes`), verified,
+    grouped."""
     support = np.bincount(lex_rep, weights=nodes.support, minlength=len(nodes.rows))[lex_nodes]
     d, g = multi_ngrams([shingles[k] for k in lex_nodes.tolist()], cfg.tfidf_ngrams)
     X, df = tfidf.tfidf_matrix(d, g, len(lex_nodes))
-    ti, tj, tc, stats = tfidf.similar_pairs(X, df, cfg.tfidf_threshold, cfg.tfidf_prefix, cfg.tfidf_min_shared,
-                                            cfg.tfidf_max_df, cfg.workers)
-    ok = _verify("tfidf", [nodes.norm[k] for k in lex_nodes.tolist()], ti, tj, tc, cfg, vetoed, nodes.rows[lex_nodes])
+    ti, tj, tc, stats = tfidf.similar_pairs(
+        X,
+        df,
+        cfg.tfidf_threshold,
+        cfg.tfidf_prefix,
+        cfg.tfidf_min_shared,
+        cfg.tfidf_max_df,
+        cfg.workers,
+    )
+    ok = _verify(
+        "tfidf",
+        [nodes.norm[k] for k in lex_nodes.tolist()],
+        ti,
+        tj,
+        tc,
+        cfg,
+        vetoed,
+        nodes.rows[lex_nodes],
+    )
     pairs = (int(len(ti)), int(ok.sum()))
     ti, tj, tc = ti[ok], tj[ok], tc[ok]
     rep = cluster.elect(cluster.components(len(lex_nodes), ti, tj), support, nodes.rows[lex_nodes])
@@ -134,7 +167,9 @@ def _tfidf_pass(nodes: _Nodes, shingles: list[str], lex_nodes: np.ndarray, lex_r
     return _Links(rep, partner, cos, pairs, stats)
 
 
-def _links_to_rows(n: int, rows_of: np.ndarray, partner: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _links_to_rows(
+    n: int, rows_of: np.ndarray, partner: np.ndarray, score: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Per row: the row of its pass partner (-1 if none) and the link's score; `rows_of` maps the
     pass's nodes to rows."""
     link, value = np.full(n, -1, np.int64), np.full(n, np.nan)
@@ -159,21 +194,36 @@ def dedup(ids: list[str], texts: list[str], cfg: DedupConfig | None = None) -> D
     t = time.perf_counter()
     exact_of, nodes = _exact_nodes(norm)
     timings["exact_s"] = time.perf_counter() - t
-    log.info("dedup: %d texts, %d distinct after normalisation (%.1fs)", n, len(nodes.rows), time.perf_counter() - t0)
+    log.info(
+        "dedup: %d texts, %d distinct after normalisation (%.1fs)",
+        n,
+        len(nodes.rows),
+        time.perf_counter() - t0,
+    )
 
     t = time.perf_counter()
     shingles = [shingle_text(x) for x in nodes.norm]
     lex = _simhash_pass(nodes, shingles, cfg, vetoed)
     lex_nodes = np.unique(lex.rep)
     timings["simhash_s"] = time.perf_counter() - t
-    log.info("dedup: SimHash linked %d of %d candidate pairs -> %d lexical groups (%.1fs)",
-             lex.pairs[1], lex.pairs[0], len(lex_nodes), timings["simhash_s"])
+    log.info(
+        "dedup: SimHash linked %d of %d candidate pairs -> %d lexical groups (%.1fs)",
+        lex.pairs[1],
+        lex.pairs[0],
+        len(lex_nodes),
+        timings["simhash_s"],
+    )
 
     t = time.perf_counter()
     sem = _tfidf_pass(nodes, shingles, lex_nodes, lex.rep, cfg, vetoed)
     timings["tfidf_s"] = time.perf_counter() - t
-    log.info("dedup: TF-IDF linked %d of %d pairs -> %d groups (%.1fs)", sem.pairs[1], sem.pairs[0],
-             len(np.unique(sem.rep)), timings["tfidf_s"])
+    log.info(
+        "dedup: TF-IDF linked %d of %d pairs -> %d groups (%.1fs)",
+        sem.pairs[1],
+        sem.pairs[0],
+        len(np.unique(sem.rep)),
+        timings["tfidf_s"],
+    )
 
     # map everything back to rows
     lex_rep_row = nodes.rows[lex.rep][nodes.of_row]
@@ -195,5 +245,17 @@ def dedup(ids: list[str], texts: list[str], cfg: DedupConfig | None = None) -> D
         "config": asdict(cfg),
         **{k: round(v, 3) for k, v in timings.items()},
     }
-    return DedupResult(ids, texts, norm, exact_of, lex_rep_row, simhash_link, simhash_distance,
-                       sem_rep_row, tfidf_link, tfidf_cosine, vetoed, summary)
+    return DedupResult(
+        ids,
+        texts,
+        norm,
+        exact_of,
+        lex_rep_row,
+        simhash_link,
+        simhash_distance,
+        sem_rep_row,
+        tfidf_link,
+        tfidf_cosine,
+        vetoed,
+        summary,
+    )

@@ -19,7 +19,9 @@ class RecordError(ValueError):
     """The input cannot be deduplicated as a whole (unreadable, duplicate ids)."""
 
 
-def load_records(path: str | Path, field: str, id_field: str = "id") -> tuple[list[dict], list[str]]:
+def load_records(
+    path: str | Path, field: str, id_field: str = "id"
+) -> tuple[list[dict], list[str]]:
     """Records that carry a string id and a string field, plus a note per skipped record."""
     p = Path(path)
     if not p.is_file():
@@ -63,8 +65,14 @@ def load_records(path: str | Path, field: str, id_field: str = "id") -> tuple[li
     return out, skipped
 
 
-def dedup_file(input_path: str | Path, field: str, out_dir: str | Path, cfg: DedupConfig | None = None,
-               id_field: str = "id", survivors: bool = False) -> tuple[DedupResult, dict]:
+def dedup_file(
+    input_path: str | Path,
+    field: str,
+    out_dir: str | Path,
+    cfg: DedupConfig | None = None,
+    id_field: str = "id",
+    survivors: bool = False,
+) -> tuple[DedupResult, dict]:
     """Run dedup on a file; write the audit CSVs (and deduped.jsonl with survivors=True)."""
     records, skipped = load_records(input_path, field, id_field)
     ids = [str(r[id_field]) for r in records]
@@ -79,5 +87,16 @@ def dedup_file(input_path: str | Path, field: str, out_dir: str | Path, cfg: Ded
         with open(Path(out_dir) / "deduped.jsonl", "wb") as f:
             for r in np.flatnonzero(res.semantic_rep == np.arange(len(ids))).tolist():
                 members = int(sem_size[r])
-                f.write(orjson.dumps({**records[r], "dedup": {"group_size": members, "lexical_group_size": int(lex_size[r])}}) + b"\n")
+                f.write(
+                    orjson.dumps(
+                        {
+                            **records[r],
+                            "dedup": {
+                                "group_size": members,
+                                "lexical_group_size": int(lex_size[r]),
+                            },
+                        }
+                    )
+                    + b"\n"
+                )
     return res, res.summary

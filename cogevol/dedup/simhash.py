@@ -23,9 +23,13 @@ def fingerprints(doc: np.ndarray, gram: np.ndarray, n_docs: int) -> np.ndarray:
     if len(doc) == 0:
         return np.zeros(n_docs, np.uint64)
     vocab, col = np.unique(gram, return_inverse=True)
-    counts = sp.csr_matrix((np.ones(len(doc), np.float32), (doc, col.ravel())), shape=(n_docs, len(vocab)))
+    counts = sp.csr_matrix(
+        (np.ones(len(doc), np.float32), (doc, col.ravel())), shape=(n_docs, len(vocab))
+    )
     h = splitmix64(vocab)
-    signs = ((h[:, None] >> np.arange(BITS, dtype=np.uint64)) & np.uint64(1)).astype(np.float32) * 2 - 1
+    signs = ((h[:, None] >> np.arange(BITS, dtype=np.uint64)) & np.uint64(1)).astype(
+        np.float32
+    ) * 2 - 1
     acc = counts @ signs
     weights = np.uint64(1) << np.arange(BITS, dtype=np.uint64)
     return ((acc > 0).astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
@@ -35,7 +39,9 @@ def hamming(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.bitwise_count(a ^ b).astype(np.int64)
 
 
-def close_pairs(fp: np.ndarray, max_distance: int, max_bucket_window: int = 64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def close_pairs(
+    fp: np.ndarray, max_distance: int, max_bucket_window: int = 64
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All pairs (i < j) with Hamming(fp[i], fp[j]) <= max_distance, found through k+1 bands.
 
     Within a band, items are sorted by (band value, fingerprint) and each is compared with the

@@ -28,22 +28,34 @@ from cogevol.parallel import fork_map
 log = logging.getLogger(__name__)
 
 
-def tfidf_matrix(doc: np.ndarray, gram: np.ndarray, n_docs: int) -> tuple[sp.csr_matrix, np.ndarray]:
+def tfidf_matrix(
+    doc: np.ndarray, gram: np.ndarray, n_docs: int
+) -> tuple[sp.csr_matrix, np.ndarray]:
     """L2-normalised sublinear TF-IDF (rows = documents). Returns (X, df per column)."""
     vocab, col = np.unique(gram, return_inverse=True)
-    X = sp.csr_matrix((np.ones(len(doc), np.float32), (doc, col.ravel())), shape=(n_docs, len(vocab)))
+    X = sp.csr_matrix(
+        (np.ones(len(doc), np.float32), (doc, col.ravel())), shape=(n_docs, len(vocab))
+    )
     X.sum_duplicates()
     df = np.bincount(X.indices, minlength=len(vocab))
     idf = (np.log((1 + n_docs) / (1 + df)) + 1).astype(np.float32)
     X.data = (1 + np.log(X.data)) * idf[X.indices]
     lengths = np.diff(X.indptr)
-    norms = np.sqrt(np.bincount(np.repeat(np.arange(n_docs), lengths), weights=X.data.astype(np.float64) ** 2, minlength=n_docs))
+    norms = np.sqrt(
+        np.bincount(
+            np.repeat(np.arange(n_docs), lengths),
+            weights=X.data.astype(np.float64) ** 2,
+            minlength=n_docs,
+        )
+    )
     norms[norms == 0] = 1
     X.data /= np.repeat(norms, lengths).astype(np.float32)
     return X, df
 
 
-def prefix_matrix(X: sp.csr_matrix, df: np.ndarray, prefix: int, max_df: int | None) -> sp.csr_matrix:
+def prefix_matrix(
+    X: sp.csr_matrix, df: np.ndarray, prefix: int, max_df: int | None
+) -> sp.csr_matrix:
     """Binary matrix of each row's `prefix` rarest shareable features (ties by feature id)."""
     n = X.shape[0]
     row = np.repeat(np.arange(n), np.diff(X.indptr))
@@ -100,7 +112,9 @@ def similar_pairs(
     n = X.shape[0]
     P = prefix_matrix(X, df, prefix, max_df)
     B = sp.csr_matrix((np.ones(X.nnz, np.float32), X.indices, X.indptr), shape=X.shape)
-    _STATE.update(X=X, P=P, BT=sp.csr_matrix(B.T), plen=np.diff(P.indptr), need=min_shared, t=threshold)
+    _STATE.update(
+        X=X, P=P, BT=sp.csr_matrix(B.T), plen=np.diff(P.indptr), need=min_shared, t=threshold
+    )
     blocks = [(s, min(s + block_rows, n)) for s in range(0, n, block_rows)]
     try:
         parts = fork_map(_block, blocks, workers)
@@ -114,14 +128,27 @@ def similar_pairs(
     pair, first = np.unique(i * n + j, return_index=True)  # a pair can be found from both ends
     i, j, c = pair // n, pair % n, c[first].astype(np.float64)
     no_prefix = int((np.diff(P.indptr) == 0).sum())
-    stats = {"candidates": int(candidates), "pairs": int(len(i)), "docs_without_prefix": no_prefix,
-             "prefix": prefix, "min_shared": min_shared, "max_df": max_df}
-    log.info("tfidf: %d candidate pairs, %d at cosine >= %.2f (%d docs without a shareable rare n-gram)",
-             candidates, len(i), threshold, no_prefix)
+    stats = {
+        "candidates": int(candidates),
+        "pairs": int(len(i)),
+        "docs_without_prefix": no_prefix,
+        "prefix": prefix,
+        "min_shared": min_shared,
+        "max_df": max_df,
+    }
+    log.info(
+        "tfidf: %d candidate pairs, %d at cosine >= %.2f (%d docs without a shareable rare n-gram)",
+        candidates,
+        len(i),
+        threshold,
+        no_prefix,
+    )
     return i, j, c, stats
 
 
-def all_pairs_baseline(X: sp.csr_matrix, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def all_pairs_baseline(
+    X: sp.csr_matrix, threshold: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Dense all-pairs cosine: the quadratic reference that benchmarks and tests compare against."""
     D = (X @ X.T).toarray()
     i, j = np.nonzero(np.triu(D >= threshold, k=1))

@@ -28,7 +28,8 @@ from cogevol.text import is_cjk_token, numbers, tokens
 
 FILLER = frozenset(
     """
-    please pls plz kindly hi hello hey dear thanks thank thx asap urgent can could would will you your
+    please pls plz kindly hi hello hey dear thanks thank thx asap urgent can could would will you \
+your
     me my i we us need want wanna like help just do make create build generate write give get some
     a an the to for of and or with in on one it this that is are be so ok okay also quick quickly
     por favor hola gracias haz crea hazme necesito quiero un una me mi
@@ -37,9 +38,13 @@ FILLER = frozenset(
     oi olá obrigado obrigada crie faça faz preciso quero um uma
     """.split()
 )
-FILLER_CJK = frozenset("请帮我麻烦你您好谢急用给个下吧呢啊呀要了做弄能可以っ만들어すみませんお願いしよろくね부탁해요안녕하세감사합니다줘")
+FILLER_CJK = frozenset(
+    "请帮我麻烦你您好谢急用给个下吧呢啊呀要了做弄能可以っ만들어すみませんお願いしよろくね부탁해요안녕하세감사합니다줘"
+)
 # Single CJK characters that change the meaning when swapped: never treat them as typos.
-MEANINGFUL_CJK = frozenset("红橙黄绿青蓝紫黑白灰粉金银零一二三四五六七八九十百千万两大小多少高低上下左右前后新旧男女中英日韩东南西北初高赤緑青黒白")
+MEANINGFUL_CJK = frozenset(
+    "红橙黄绿青蓝紫黑白灰粉金银零一二三四五六七八九十百千万两大小多少高低上下左右前后新旧男女中英日韩东南西北初高赤緑青黒白"
+)
 
 
 def _edit_distance_le(a: str, b: str, k: int) -> bool:
@@ -52,7 +57,13 @@ def _edit_distance_le(a: str, b: str, k: int) -> bool:
         for j in range(1, len(b) + 1):
             cost = a[i - 1] != b[j - 1]
             cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if prev2 is not None and i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+            if (
+                prev2 is not None
+                and i > 1
+                and j > 1
+                and a[i - 1] == b[j - 2]
+                and a[i - 2] == b[j - 1]
+            ):
                 cur[j] = min(cur[j], prev2[j - 2] + 1)
         if min(cur) > k:
             return False
@@ -73,7 +84,9 @@ def _readings(ch: str) -> frozenset[str]:
     return frozenset(pinyin(ch, style=Style.NORMAL, heteronym=True, errors=lambda x: [x])[0])
 
 
-def _pair_homophones(left: list[str], right: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+def _pair_homophones(
+    left: list[str], right: list[str]
+) -> tuple[list[tuple[str, str]], list[str], list[str]]:
     """Pair CJK characters that read the same (做/作, 的/得, 页/业): the typos of Chinese input
     methods. Anything else (光合/呼吸, 东/南) stays unpaired."""
     right = list(right)
@@ -94,7 +107,9 @@ def _pair_typos(left: list[str], right: list[str]) -> tuple[list[str], list[str]
     rest = []
     for w in left:
         k = _typo_budget(w)
-        match = next((v for v in right if k and _edit_distance_le(w, v, max(k, _typo_budget(v)))), None)
+        match = next(
+            (v for v in right if k and _edit_distance_le(w, v, max(k, _typo_budget(v)))), None
+        )
         if match is None:
             rest.append(w)
         else:
@@ -148,7 +163,9 @@ def _compare(da: _Doc, db: _Doc) -> tuple[bool, str]:
         typos, ra, rb = _pair_homophones(ca, cb)
         # scattered homophone typos: at most one per ten characters of text
         budget = max(1, min(len(da.toks), len(db.toks)) // 10)
-        replaced_word = _has_run(da.toks, [a for a, _ in typos]) and _has_run(db.toks, [b for _, b in typos])
+        replaced_word = _has_run(da.toks, [a for a, _ in typos]) and _has_run(
+            db.toks, [b for _, b in typos]
+        )
         if meaningful or (ra and rb) or replaced_word or len(typos) > budget:
             return False, f"substitution: {''.join(ca[:4])} / {''.join(cb[:4])}"
         ca, cb = ra, rb  # typos paired up; what is left was inserted on one side
@@ -215,7 +232,9 @@ def _verify_chunk(pairs: tuple[np.ndarray, np.ndarray]) -> list[tuple[int, str]]
     return vetoed
 
 
-def verify_pairs(texts: list[str], i: np.ndarray, j: np.ndarray, workers: int = 1) -> tuple[np.ndarray, dict[int, str]]:
+def verify_pairs(
+    texts: list[str], i: np.ndarray, j: np.ndarray, workers: int = 1
+) -> tuple[np.ndarray, dict[int, str]]:
     """Verify many candidate links at once: (accepted mask, {pair index: veto reason}).
 
     Number mismatches are vetoed with one vectorised comparison; the rest are compared in

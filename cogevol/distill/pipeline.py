@@ -40,9 +40,11 @@ class DistillConfig:
     slide_share: float = 0.4  # slide share of the selected prompts: the SFT mix ratio
     failures_first: bool = True  # regenerate mined production failures before fresh prompts
     keep_per_prompt: int = 1  # admitted candidates kept per prompt, best first
-    html_min_reward: float = 0.75  # probe reward (0..1) an HTML candidate needs; hard-failed never pass
+    # probe reward (0..1) an HTML candidate needs; hard-failed never pass
+    html_min_reward: float = 0.75
     slide_min_score: float = 4.0  # slide score (0-5: rules, + judge when configured) a deck needs
-    max_answer_chars: int | None = 2000  # longer artifacts are rejected unexecuted: the student could not write them
+    # longer artifacts are rejected unexecuted: the student could not write them
+    max_answer_chars: int | None = 2000
     seed: int = 0  # prompt sampling
 
     @classmethod
@@ -60,10 +62,14 @@ class Prompt:
     subcategory: str = ""
     lang: str = ""
     is_failure: bool = False
-    checklist: str = ""  # the request's checklist as planned by the filter stage (JSON); "": planned at score time
+    # the request's checklist as planned by the filter stage (JSON); "": planned at score time
+    checklist: str = ""
 
     def messages(self) -> list[dict]:
-        return [{"role": "system", "content": system_prompt(self.modality)}, {"role": "user", "content": self.request}]
+        return [
+            {"role": "system", "content": system_prompt(self.modality)},
+            {"role": "user", "content": self.request},
+        ]
 
 
 def load_prompts(prompts_path: str | Path, failures_path: str | Path | None = None) -> list[Prompt]:
@@ -81,9 +87,19 @@ def load_prompts(prompts_path: str | Path, failures_path: str | Path | None = No
             missing = [k for k in ("id", "prompt", "category") if k not in r]
             if missing:  # the filter stage writes `prompt` (the miner's `request` is renamed there)
                 raise ValueError(f"{prompts_path}:{n}: a curated prompt needs {', '.join(missing)}")
-            out.append(Prompt(id=r["id"], request=r["prompt"], modality=r["category"],
-                              subcategory=r.get("subcategory", ""), lang=r.get("lang", ""), is_failure=r["id"] in failed,
-                              checklist=json.dumps(r["checklist"], ensure_ascii=False) if r.get("checklist") else ""))
+            out.append(
+                Prompt(
+                    id=r["id"],
+                    request=r["prompt"],
+                    modality=r["category"],
+                    subcategory=r.get("subcategory", ""),
+                    lang=r.get("lang", ""),
+                    is_failure=r["id"] in failed,
+                    checklist=json.dumps(r["checklist"], ensure_ascii=False)
+                    if r.get("checklist")
+                    else "",
+                )
+            )
     return out
 
 
@@ -108,7 +124,8 @@ class Outcome(str, Enum):
 
     PENDING = "pending"  # not executed yet
     ADMITTED = "admitted"
-    BELOW_THRESHOLD = "below threshold"  # executed, passed the gate, scored under the modality's threshold
+    # executed, passed the gate, scored under the modality's threshold
+    BELOW_THRESHOLD = "below threshold"
     TOO_LONG = "too long"  # longer than the student can write (max_answer_chars): not executed
     HARD_FAIL = "hard fail"  # an HTML page not alive the way the request asks
     CONTRACT = "contract"  # a deck breaking the slide contract
@@ -135,10 +152,20 @@ class Scored:
         return self.outcome is Outcome.ADMITTED
 
     def record(self) -> dict:
-        return {"prompt_id": self.prompt.id, "modality": self.prompt.modality, "subcategory": self.prompt.subcategory,
-                "is_failure": self.prompt.is_failure, "teacher": self.cand.teacher, "candidate": self.cand.index,
-                "score": self.score, "admitted": self.admitted, "kept": self.kept, "outcome": self.outcome.value,
-                "reason": self.reason, **self.details}
+        return {
+            "prompt_id": self.prompt.id,
+            "modality": self.prompt.modality,
+            "subcategory": self.prompt.subcategory,
+            "is_failure": self.prompt.is_failure,
+            "teacher": self.cand.teacher,
+            "candidate": self.cand.index,
+            "score": self.score,
+            "admitted": self.admitted,
+            "kept": self.kept,
+            "outcome": self.outcome.value,
+            "reason": self.reason,
+            **self.details,
+        }
 
 
 def extract_artifact(modality: str, response: str) -> tuple[str | None, str]:
@@ -155,7 +182,9 @@ def extract_artifact(modality: str, response: str) -> tuple[str | None, str]:
 
 
 async def gather_candidates(prompts: list[Prompt], teachers: list) -> list[Scored]:
-    progress = Progress("distill: teacher answers", total=len(prompts) * len(teachers), unit="prompt-teacher")
+    progress = Progress(
+        "distill: teacher answers", total=len(prompts) * len(teachers), unit="prompt-teacher"
+    )
 
     async def ask(p: Prompt, t) -> list[Candidate]:
         got = await t.candidates(p.id, p.messages())
@@ -169,13 +198,23 @@ async def gather_candidates(prompts: list[Prompt], teachers: list) -> list[Score
     for (p, _), cands in zip(jobs, answers):
         for c in cands:
             if c.response is None:
-                missing = Outcome.NOT_IN_REPLAY if c.error == NOT_IN_REPLAY else Outcome.TEACHER_ERROR
+                missing = (
+                    Outcome.NOT_IN_REPLAY if c.error == NOT_IN_REPLAY else Outcome.TEACHER_ERROR
+                )
                 out.append(Scored(p, c, None, reason=c.error, outcome=missing))
                 continue
             artifact, why = extract_artifact(p.modality, c.response)
             failed = Outcome.CONTRACT if p.modality == "slide" else Outcome.NO_DOCUMENT
-            out.append(Scored(p, c, artifact, reason=why, score=None if artifact else 0.0,
-                              outcome=Outcome.PENDING if artifact else failed))
+            out.append(
+                Scored(
+                    p,
+                    c,
+                    artifact,
+                    reason=why,
+                    score=None if artifact else 0.0,
+                    outcome=Outcome.PENDING if artifact else failed,
+                )
+            )
     return out
 
 
@@ -184,7 +223,12 @@ async def execute(items: list[Scored], cfg: DistillConfig, scorers) -> None:
     admission in place."""
     todo = [s for s in items if s.outcome is Outcome.PENDING]
     progress = Progress("distill: executed candidates", total=len(todo), unit="candidates")
-    batch = [ScoreItem(s.prompt.modality, s.artifact, s.prompt.request, raw=True, checklist=s.prompt.checklist) for s in todo]
+    batch = [
+        ScoreItem(
+            s.prompt.modality, s.artifact, s.prompt.request, raw=True, checklist=s.prompt.checklist
+        )
+        for s in todo
+    ]
     async for k, score in scorers.stream(batch):
         admit(todo[k], score, cfg)
         progress.update()
@@ -200,7 +244,9 @@ def bar_too_long(items: list[Scored], limit: int | None) -> None:
     for s in items:
         if s.outcome is Outcome.PENDING and len(s.artifact) > limit:
             s.outcome = Outcome.TOO_LONG
-            s.reason = f"too long: {len(s.artifact)} characters > max_answer_chars {limit} (not executed)"
+            s.reason = (
+                f"too long: {len(s.artifact)} characters > max_answer_chars {limit} (not executed)"
+            )
 
 
 def admit(s: Scored, score: Score, cfg: DistillConfig) -> None:
@@ -208,25 +254,39 @@ def admit(s: Scored, score: Score, cfg: DistillConfig) -> None:
     scores 0, a pass is admitted at the modality's threshold (HTML reward 0..1, slides 0-5)."""
     d = score.details
     if s.prompt.modality == "html":
-        s.details = {k: d.get(k) for k in ("hard_fail", "rendered_ok", "terms", "controls_live", "controls_operable")}
+        s.details = {
+            k: d.get(k)
+            for k in ("hard_fail", "rendered_ok", "terms", "controls_live", "controls_operable")
+        }
         value, threshold = score.reward, cfg.html_min_reward
     else:
-        s.details = {k: d.get(k) for k in ("valid", "rule_score", "vlm_score", "rules")} | {"violations": (d.get("violations") or [])[:10]}
+        s.details = {k: d.get(k) for k in ("valid", "rule_score", "vlm_score", "rules")} | {
+            "violations": (d.get("violations") or [])[:10]
+        }
         value, threshold = d.get("score"), cfg.slide_min_score
     if score.gate == "none":
-        s.outcome, s.reason = Outcome.HARNESS_ERROR, f"harness error: {score.harness_error or score.reason}"
+        s.outcome, s.reason = (
+            Outcome.HARNESS_ERROR,
+            f"harness error: {score.harness_error or score.reason}",
+        )
     elif score.gate == "fail":
         s.score = 0.0
         if s.prompt.modality == "html":
             s.outcome = Outcome.HARD_FAIL
-            s.reason = score.reason if score.reason.startswith("hard fail") else f"hard fail: {score.reason}"
+            s.reason = (
+                score.reason
+                if score.reason.startswith("hard fail")
+                else f"hard fail: {score.reason}"
+            )
         else:
             s.outcome, s.reason = Outcome.CONTRACT, score.reason
     else:
         s.score = value
         s.outcome = Outcome.ADMITTED if value >= threshold else Outcome.BELOW_THRESHOLD
         what = "reward" if s.prompt.modality == "html" else "score"
-        s.reason = score.reason if s.admitted else f"{what} {value:.2f} < {threshold}: {score.reason}"
+        s.reason = (
+            score.reason if s.admitted else f"{what} {value:.2f} < {threshold}: {score.reason}"
+        )
 
 
 def keep_best(items: list[Scored], keep: int) -> list[Scored]:
@@ -248,17 +308,36 @@ def sft_features():
     """The schema of data/sft/train, fixed so that an empty or partial run still loads the same."""
     from datasets import Features, Value
 
-    return Features({"messages": [{"role": Value("string"), "content": Value("string")}], "modality": Value("string"),
-                     "category": Value("string"), "prompt_id": Value("string"), "teacher": Value("string"),
-                     "candidate": Value("int32"), "score": Value("float64"), "reasons": Value("string"),
-                     "is_failure": Value("bool"), "lang": Value("string")})
+    return Features(
+        {
+            "messages": [{"role": Value("string"), "content": Value("string")}],
+            "modality": Value("string"),
+            "category": Value("string"),
+            "prompt_id": Value("string"),
+            "teacher": Value("string"),
+            "candidate": Value("int32"),
+            "score": Value("float64"),
+            "reasons": Value("string"),
+            "is_failure": Value("bool"),
+            "lang": Value("string"),
+        }
+    )
 
 
 def sft_record(s: Scored) -> dict:
     p = s.prompt
-    return {"messages": [*p.messages(), {"role": "assistant", "content": s.artifact}], "modality": p.modality,
-            "category": p.subcategory, "prompt_id": p.id, "teacher": s.cand.teacher, "candidate": s.cand.index,
-            "score": float(s.score), "reasons": s.reason, "is_failure": p.is_failure, "lang": p.lang}
+    return {
+        "messages": [*p.messages(), {"role": "assistant", "content": s.artifact}],
+        "modality": p.modality,
+        "category": p.subcategory,
+        "prompt_id": p.id,
+        "teacher": s.cand.teacher,
+        "candidate": s.cand.index,
+        "score": float(s.score),
+        "reasons": s.reason,
+        "is_failure": p.is_failure,
+        "lang": p.lang,
+    }
 
 
 def summarise(items: list[Scored], kept: list[Scored], prompts: list[Prompt]) -> dict:
@@ -271,18 +350,26 @@ def summarise(items: list[Scored], kept: list[Scored], prompts: list[Prompt]) ->
         for s in answered:
             total[key(s)] += 1
             ok[key(s)] += s.admitted
-        return {k: {"candidates": total[k], "admitted": ok[k], "rate": round(ok[k] / total[k], 3)} for k in sorted(total)}
+        return {
+            k: {"candidates": total[k], "admitted": ok[k], "rate": round(ok[k] / total[k], 3)}
+            for k in sorted(total)
+        }
 
     rejected = Counter(s.outcome.value for s in answered if not s.admitted)
     n_slide = sum(s.prompt.modality == "slide" for s in kept)
     return {
-        "prompts": len(prompts), "failures_regenerated": sum(p.is_failure for p in prompts),
+        "prompts": len(prompts),
+        "failures_regenerated": sum(p.is_failure for p in prompts),
         "failures_admitted": sum(s.prompt.is_failure for s in kept),
-        "candidates": len(answered), "unanswered": len(items) - len(answered),
-        "admitted": sum(s.admitted for s in answered), "records": len(kept),
+        "candidates": len(answered),
+        "unanswered": len(items) - len(answered),
+        "admitted": sum(s.admitted for s in answered),
+        "records": len(kept),
         "prompts_without_record": len(prompts) - len({s.prompt.id for s in kept}),
         "slide_share": round(n_slide / len(kept), 3) if kept else 0.0,
-        "admission_rate": round(sum(s.admitted for s in answered) / len(answered), 3) if answered else 0.0,
+        "admission_rate": round(sum(s.admitted for s in answered) / len(answered), 3)
+        if answered
+        else 0.0,
         "by_modality": rates(lambda s: s.prompt.modality),
         "by_category": rates(lambda s: f"{s.prompt.modality}/{s.prompt.subcategory}"),
         "by_teacher": rates(lambda s: s.cand.teacher),
@@ -304,8 +391,9 @@ def score_bins(items: list[Scored], width: float = 0.1) -> list[tuple[str, int]]
     return sorted(rows.items())
 
 
-async def distill(prompts: list[Prompt], cfg: DistillConfig, scorers,
-                  teachers: list | None = None) -> tuple[list[Scored], list[Scored], list[Prompt]]:
+async def distill(
+    prompts: list[Prompt], cfg: DistillConfig, scorers, teachers: list | None = None
+) -> tuple[list[Scored], list[Scored], list[Prompt]]:
     """Select prompts, ask the teachers, execute on `scorers` (cogevol.scoring.open_scorers),
     admit. Returns (all candidates, kept, prompts). Closes the teachers and the scorers."""
     teachers = teachers or [make_teacher(t) for t in cfg.teachers]
@@ -314,9 +402,14 @@ async def distill(prompts: list[Prompt], cfg: DistillConfig, scorers,
     avail = [t.available() for t in teachers]
     available = None if any(a is None for a in avail) else set().union(*avail)
     chosen = select(prompts, cfg, available)
-    log.info("distill: %d prompts (%d slide, %d html, %d production failures) x %d teacher(s)", len(chosen),
-             sum(p.modality == "slide" for p in chosen), sum(p.modality == "html" for p in chosen),
-             sum(p.is_failure for p in chosen), len(teachers))
+    log.info(
+        "distill: %d prompts (%d slide, %d html, %d production failures) x %d teacher(s)",
+        len(chosen),
+        sum(p.modality == "slide" for p in chosen),
+        sum(p.modality == "html" for p in chosen),
+        sum(p.is_failure for p in chosen),
+        len(teachers),
+    )
     try:
         items = await gather_candidates(chosen, teachers)
     finally:
@@ -330,14 +423,18 @@ async def distill(prompts: list[Prompt], cfg: DistillConfig, scorers,
 
 
 def write_outputs(out_dir: str | Path, items: list[Scored], kept: list[Scored]) -> None:
-    """data/sft: train/ (a `datasets` dataset), candidates.jsonl (every decision), rejected.jsonl."""
+    """data/sft: train/ (a `datasets` dataset), candidates.jsonl (every decision),
+    rejected.jsonl."""
     from datasets import Dataset
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     records = [sft_record(s) for s in sorted(kept, key=lambda s: s.prompt.id)]
     Dataset.from_list(records, features=sft_features()).save_to_disk(str(out / "train"))
-    with open(out / "candidates.jsonl", "w", encoding="utf-8") as f, open(out / "rejected.jsonl", "w", encoding="utf-8") as rej:
+    with (
+        open(out / "candidates.jsonl", "w", encoding="utf-8") as f,
+        open(out / "rejected.jsonl", "w", encoding="utf-8") as rej,
+    ):
         for s in items:
             line = json.dumps(s.record(), ensure_ascii=False) + "\n"
             f.write(line)

@@ -75,7 +75,9 @@ class ReplayTeacher:
                     log.warning("%s:%d: skipped a malformed replay line (%s)", path, n, e.msg)
                     continue
                 if r.get("teacher") == cfg.name:
-                    self._answers.setdefault(r["prompt_id"], {})[int(r["candidate"])] = r["response"]
+                    self._answers.setdefault(r["prompt_id"], {})[int(r["candidate"])] = r[
+                        "response"
+                    ]
 
     def available(self) -> set[str] | None:
         """Prompt ids this teacher can answer (None: any)."""
@@ -83,8 +85,10 @@ class ReplayTeacher:
 
     async def candidates(self, prompt_id: str, messages: list[dict]) -> list[Candidate]:
         got = self._answers.get(prompt_id, {})
-        return [Candidate(self.cfg.name, k, got.get(k), "" if k in got else NOT_IN_REPLAY)
-                for k in range(self.cfg.k)]
+        return [
+            Candidate(self.cfg.name, k, got.get(k), "" if k in got else NOT_IN_REPLAY)
+            for k in range(self.cfg.k)
+        ]
 
     async def aclose(self) -> None:
         pass
@@ -105,8 +109,11 @@ class OpenAITeacher:
         async def one(k: int) -> Candidate:
             try:
                 # the seed makes candidate k reproducible where the server honours it (vLLM does)
-                text = await self.client.chat(messages, cache_parts={"teacher": self.cfg.name, "candidate": k},
-                                              extra_body={"seed": k})
+                text = await self.client.chat(
+                    messages,
+                    cache_parts={"teacher": self.cfg.name, "candidate": k},
+                    extra_body={"seed": k},
+                )
                 return Candidate(self.cfg.name, k, text)
             except EndpointError as e:
                 return Candidate(self.cfg.name, k, None, f"teacher endpoint: {e}")

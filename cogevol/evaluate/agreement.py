@@ -31,8 +31,14 @@ class Correlation:
     kendall_ci: tuple[float, float]
 
     def record(self) -> dict:
-        return {"name": self.name, "n": self.n, "spearman": self.spearman, "spearman_ci": list(self.spearman_ci),
-                "kendall": self.kendall, "kendall_ci": list(self.kendall_ci)}
+        return {
+            "name": self.name,
+            "n": self.n,
+            "spearman": self.spearman,
+            "spearman_ci": list(self.spearman_ci),
+            "kendall": self.kendall,
+            "kendall_ci": list(self.kendall_ci),
+        }
 
 
 def _group_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -50,8 +56,9 @@ def _group_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def bootstrap_spearman(x: np.ndarray, y: np.ndarray, resamples: int = 1000, seed: int = 0,
-                       chunk: int = 100) -> np.ndarray:
+def bootstrap_spearman(
+    x: np.ndarray, y: np.ndarray, resamples: int = 1000, seed: int = 0, chunk: int = 100
+) -> np.ndarray:
     """Spearman rho of `resamples` bootstrap resamples (vectorised, see the module docstring)."""
     x, y = np.asarray(x, float), np.asarray(y, float)
     n = len(x)
@@ -70,7 +77,9 @@ def bootstrap_spearman(x: np.ndarray, y: np.ndarray, resamples: int = 1000, seed
     return np.concatenate(out)
 
 
-def bootstrap_kendall(x: np.ndarray, y: np.ndarray, resamples: int = 1000, seed: int = 0) -> np.ndarray:
+def bootstrap_kendall(
+    x: np.ndarray, y: np.ndarray, resamples: int = 1000, seed: int = 0
+) -> np.ndarray:
     rng = np.random.default_rng(seed + 1)
     n = len(x)
     idx = rng.integers(0, n, size=(resamples, n))
@@ -85,8 +94,14 @@ def _ci(samples: np.ndarray) -> tuple[float, float]:
     return (round(float(lo), 4), round(float(hi), 4))
 
 
-def correlate(name: str, reward: np.ndarray, human: np.ndarray, resamples: int = 1000, seed: int = 0,
-              kendall_resamples: int | None = None) -> Correlation:
+def correlate(
+    name: str,
+    reward: np.ndarray,
+    human: np.ndarray,
+    resamples: int = 1000,
+    seed: int = 0,
+    kendall_resamples: int | None = None,
+) -> Correlation:
     """Spearman and Kendall of `reward` against `human`, with bootstrap 95% CIs."""
     x, y = np.asarray(reward, float), np.asarray(human, float)
     keep = np.isfinite(x) & np.isfinite(y)
@@ -97,5 +112,11 @@ def correlate(name: str, reward: np.ndarray, human: np.ndarray, resamples: int =
     rho = float(spearmanr(x, y).statistic)
     tau = float(kendalltau(x, y).statistic)
     kb = resamples if kendall_resamples is None else kendall_resamples
-    return Correlation(name, int(len(x)), round(rho, 4), _ci(bootstrap_spearman(x, y, resamples, seed)),
-                       round(tau, 4), _ci(bootstrap_kendall(x, y, kb, seed)) if kb else (float("nan"), float("nan")))
+    return Correlation(
+        name,
+        int(len(x)),
+        round(rho, 4),
+        _ci(bootstrap_spearman(x, y, resamples, seed)),
+        round(tau, 4),
+        _ci(bootstrap_kendall(x, y, kb, seed)) if kb else (float("nan"), float("nan")),
+    )

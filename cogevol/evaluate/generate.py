@@ -37,8 +37,14 @@ def messages(kind: str, prompt: str) -> list[dict]:
     return [{"role": "system", "content": system_prompt(kind)}, {"role": "user", "content": prompt}]
 
 
-def generate_local(path: str, prompts: list[list[dict]], max_new_tokens: int, temperature: float = 0.0,
-                   batch_size: int = 8, seed: int = 0) -> list[str]:
+def generate_local(
+    path: str,
+    prompts: list[list[dict]],
+    max_new_tokens: int,
+    temperature: float = 0.0,
+    batch_size: int = 8,
+    seed: int = 0,
+) -> list[str]:
     """Completions of a local checkpoint, batched with left padding."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -55,19 +61,32 @@ def generate_local(path: str, prompts: list[list[dict]], max_new_tokens: int, te
     progress = Progress(f"generate {path}", total=len(prompts), unit="prompts")
     for start in range(0, len(prompts), batch_size):
         batch = prompts[start : start + batch_size]
-        texts = [tok.apply_chat_template(m, tokenize=False, add_generation_prompt=True) for m in batch]
+        texts = [
+            tok.apply_chat_template(m, tokenize=False, add_generation_prompt=True) for m in batch
+        ]
         enc = tok(texts, return_tensors="pt", padding=True).to(device)
-        kw = {"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False}
+        kw = (
+            {"do_sample": True, "temperature": temperature}
+            if temperature > 0
+            else {"do_sample": False}
+        )
         with torch.no_grad():
-            gen = model.generate(**enc, max_new_tokens=max_new_tokens, pad_token_id=tok.pad_token_id, **kw)
+            gen = model.generate(
+                **enc, max_new_tokens=max_new_tokens, pad_token_id=tok.pad_token_id, **kw
+            )
         out += tok.batch_decode(gen[:, enc["input_ids"].shape[1] :], skip_special_tokens=True)
         progress.update(len(batch))
     progress.done()
     return out
 
 
-async def generate_openai(system: SystemConfig, prompts: list[list[dict]], max_new_tokens: int,
-                          temperature: float = 0.0, cache_dir: str | None = None) -> list[str | None]:
+async def generate_openai(
+    system: SystemConfig,
+    prompts: list[list[dict]],
+    max_new_tokens: int,
+    temperature: float = 0.0,
+    cache_dir: str | None = None,
+) -> list[str | None]:
     """Completions from an OpenAI-compatible endpoint; None (with a warning) where the endpoint
     gave no answer after its retries, so the report can count it instead of scoring silence."""
     from cogevol.judge.aclient import AsyncChatClient
@@ -76,6 +95,7 @@ async def generate_openai(system: SystemConfig, prompts: list[list[dict]], max_n
 
     cfg = replace(system, temperature=temperature, max_tokens=max_new_tokens, timeout_s=600)
     async with AsyncChatClient(cfg, cache=DiskCache(cache_dir) if cache_dir else None) as client:
+
         async def one(m: list[dict]) -> str | None:
             try:
                 return await client.chat(m)

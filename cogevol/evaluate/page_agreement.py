@@ -45,7 +45,11 @@ def reward_without(rec: dict, drop: str | None = None) -> float:
     """The record's reward recomputed without the defect term `drop` (None: as recorded)."""
     if rec.get("hard_fail") or rec.get("reward") is None:
         return 0.0
-    used = {k: w for k, w in (rec.get("weights_used") or {}).items() if k != drop and k in rec.get("terms", {})}
+    used = {
+        k: w
+        for k, w in (rec.get("weights_used") or {}).items()
+        if k != drop and k in rec.get("terms", {})
+    }
     total = sum(used.values())
     if not total:
         return 1.0
@@ -56,7 +60,10 @@ def _pairs(rows: list[dict]) -> dict[str, list[tuple[dict, dict]]]:
     groups: dict[str, list[dict]] = {}
     for r in rows:
         groups.setdefault(r["request_id"], []).append(r)
-    return {rid: [(a, b) for a, b in combinations(g, 2) if a["grade"] != b["grade"]] for rid, g in groups.items()}
+    return {
+        rid: [(a, b) for a, b in combinations(g, 2) if a["grade"] != b["grade"]]
+        for rid, g in groups.items()
+    }
 
 
 def _agreement(pairs: list[tuple[dict, dict]], key: str) -> float:
@@ -78,10 +85,16 @@ def _spearman(rows: list[dict], key: str) -> float:
 
 def _ci(samples: list[float]) -> list[float]:
     s = np.array([v for v in samples if np.isfinite(v)])
-    return [round(float(v), 4) for v in np.percentile(s, [2.5, 97.5])] if len(s) else [float("nan")] * 2
+    return (
+        [round(float(v), 4) for v in np.percentile(s, [2.5, 97.5])]
+        if len(s)
+        else [float("nan")] * 2
+    )
 
 
-def agreement_report(rows: list[dict], key: str = "reward", resamples: int = 1000, seed: int = 0) -> dict:
+def agreement_report(
+    rows: list[dict], key: str = "reward", resamples: int = 1000, seed: int = 0
+) -> dict:
     """Gate and ranking figures of `rows` (labels merged with probe records; `key` holds the
     reward to judge), with request-level bootstrap CIs."""
     by_req = _pairs(rows)
@@ -91,13 +104,22 @@ def agreement_report(rows: list[dict], key: str = "reward", resamples: int = 100
     works = [r for r in rows if r["should_pass"]]
     broken = [r for r in rows if not r["should_pass"]]
     report = {
-        "pages": n, "requests": len(requests), "pairs": sum(len(p) for p in by_req.values()),
+        "pages": n,
+        "requests": len(requests),
+        "pairs": sum(len(p) for p in by_req.values()),
         "hard_fail_rate": round(sum(r["hard_fail"] for r in rows) / max(1, n), 4),
-        "false_hard_fails": sum(r["hard_fail"] for r in works), "works_for_a_person": len(works),
+        "false_hard_fails": sum(r["hard_fail"] for r in works),
+        "works_for_a_person": len(works),
         "false_hard_fail_rate": round(sum(r["hard_fail"] for r in works) / max(1, len(works)), 4),
-        "false_passes": sum(not r["hard_fail"] for r in broken), "broken_for_a_person": len(broken),
-        "budget_hard_fails": sum(r["hard_fail"] and ("budget" in r.get("reason", "") or r.get("outcome") == "page_hung") for r in works),
-        "gate_accuracy": round(sum(r["hard_fail"] != r["should_pass"] for r in rows) / max(1, n), 4),
+        "false_passes": sum(not r["hard_fail"] for r in broken),
+        "broken_for_a_person": len(broken),
+        "budget_hard_fails": sum(
+            r["hard_fail"] and ("budget" in r.get("reason", "") or r.get("outcome") == "page_hung")
+            for r in works
+        ),
+        "gate_accuracy": round(
+            sum(r["hard_fail"] != r["should_pass"] for r in rows) / max(1, n), 4
+        ),
         "pair_agreement": round(_agreement([p for ps in by_req.values() for p in ps], key), 4),
         "spearman": round(_spearman(rows, key), 4),
     }
@@ -120,16 +142,29 @@ def ablation(rows: list[dict], resamples: int = 200) -> dict[str, dict]:
     for t in terms:
         out[f"without {t}"] = [{**r, "reward": reward_without(r, t)} for r in rows]
     out["gate only"] = [{**r, "reward": 0.0 if r["hard_fail"] else 1.0} for r in rows]
-    return {name: {k: v for k, v in agreement_report(rs, resamples=resamples).items()
-                   if k in ("pair_agreement", "pair_agreement_ci", "spearman", "spearman_ci")} for name, rs in out.items()}
+    return {
+        name: {
+            k: v
+            for k, v in agreement_report(rs, resamples=resamples).items()
+            if k in ("pair_agreement", "pair_agreement_ci", "spearman", "spearman_ci")
+        }
+        for name, rs in out.items()
+    }
 
 
 def merge(labels: list[dict], records: dict[str, dict]) -> list[dict]:
-    """Labels joined with the probe's records (by file name); pages without a record are left out."""
+    """Labels joined with the probe's records (by file name); pages without a record are left
+    out."""
     out = []
     for lab in labels:
         rec = records.get(lab["file"])
         if rec is not None:
-            out.append({**rec, **{k: lab[k] for k in LABEL_FIELDS if k != "expects"}, "label_expects": lab["expects"],
-                        "reward": 0.0 if rec.get("reward") is None else rec["reward"]})
+            out.append(
+                {
+                    **rec,
+                    **{k: lab[k] for k in LABEL_FIELDS if k != "expects"},
+                    "label_expects": lab["expects"],
+                    "reward": 0.0 if rec.get("reward") is None else rec["reward"],
+                }
+            )
     return out

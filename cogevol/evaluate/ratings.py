@@ -51,12 +51,23 @@ def load_ratings(path: str | Path) -> list[dict]:
         try:
             score = float(r["human_score"])
         except (TypeError, ValueError):
-            raise RatingsError(f"{path} row {n}: human_score {r['human_score']!r} is not a number") from None
-        kind = r.get("kind") or ("html" if str(r["artifact"]).endswith((".html", ".htm")) else "slide")
+            raise RatingsError(
+                f"{path} row {n}: human_score {r['human_score']!r} is not a number"
+            ) from None
+        kind = r.get("kind") or (
+            "html" if str(r["artifact"]).endswith((".html", ".htm")) else "slide"
+        )
         if kind not in ("html", "slide"):
             raise RatingsError(f"{path} row {n}: kind must be html or slide, got {kind!r}")
-        out.append({"artifact": str(r["artifact"]), "human_score": score, "rater": str(r["rater"]), "kind": kind,
-                    "request": str(r.get("request") or "")})
+        out.append(
+            {
+                "artifact": str(r["artifact"]),
+                "human_score": score,
+                "rater": str(r["rater"]),
+                "kind": kind,
+                "request": str(r.get("request") or ""),
+            }
+        )
     return out
 
 
@@ -68,8 +79,15 @@ def mean_by_artifact(rows: list[dict]) -> dict[str, dict]:
         a["raters"].add(r["rater"])
         a["kind"] = r["kind"]
         a["request"] = a.get("request") or r["request"]
-    return {k: {"human": float(np.mean(v["scores"])), "raters": len(v["raters"]), "kind": v["kind"], "request": v["request"]}
-            for k, v in acc.items()}
+    return {
+        k: {
+            "human": float(np.mean(v["scores"])),
+            "raters": len(v["raters"]),
+            "kind": v["kind"],
+            "request": v["request"],
+        }
+        for k, v in acc.items()
+    }
 
 
 def components(kind: str, rec: dict) -> dict[str, float | None]:
@@ -88,7 +106,9 @@ def components(kind: str, rec: dict) -> dict[str, float | None]:
     return out
 
 
-async def score_artifacts(items: dict[str, dict], root: Path, params: dict | None = None) -> dict[str, dict]:
+async def score_artifacts(
+    items: dict[str, dict], root: Path, params: dict | None = None
+) -> dict[str, dict]:
     """Score every rated artifact with the training rewards (probe for HTML, rules for slides),
     configured by params.yaml's `probe` and `slides` groups when given; the judge is left out
     (its terms are correlated on their own)."""
@@ -97,14 +117,22 @@ async def score_artifacts(items: dict[str, dict], root: Path, params: dict | Non
 
     params = {k: v for k, v in (params or {}).items() if k != "judge"}
     names = list(items)
-    batch = [ScoreItem(items[a]["kind"], (root / a).read_text(encoding="utf-8", errors="replace"),
-                       items[a].get("request", ""), raw=True) for a in names]
+    batch = [
+        ScoreItem(
+            items[a]["kind"],
+            (root / a).read_text(encoding="utf-8", errors="replace"),
+            items[a].get("request", ""),
+            raw=True,
+        )
+        for a in names
+    ]
     async with open_scorers(params) as scorers:
         return {a: s.details for a, s in zip(names, await scorers.score(batch))}
 
 
-def agreement(items: dict[str, dict], scores: dict[str, dict], resamples: int = 1000,
-              seed: int = 0) -> tuple[list[Correlation], dict[str, list[tuple[float, float]]]]:
+def agreement(
+    items: dict[str, dict], scores: dict[str, dict], resamples: int = 1000, seed: int = 0
+) -> tuple[list[Correlation], dict[str, list[tuple[float, float]]]]:
     """Correlations per kind and component, and the (reward, human) points behind each."""
     points: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for a, v in items.items():
@@ -134,14 +162,21 @@ def scatter_figure(name: str, pts: list[tuple[float, float]], corr: Correlation)
     ax.scatter(xy[:, 0], xy[:, 1], s=18, alpha=0.7, color="#3b6ea5")
     ax.set_xlabel(name)
     ax.set_ylabel("human score (mean over raters)")
-    ax.set_title(f"{name}: Spearman {corr.spearman:.2f} [{corr.spearman_ci[0]:.2f}, {corr.spearman_ci[1]:.2f}], n={corr.n}",
-                 fontsize=9)
+    ax.set_title(
+        f"{name}: Spearman {corr.spearman:.2f} "
+        f"[{corr.spearman_ci[0]:.2f}, {corr.spearman_ci[1]:.2f}], n={corr.n}",
+        fontsize=9,
+    )
     fig.tight_layout()
     return fig
 
 
-def run_agreement(ratings_path: str | Path, scores_path: str | Path | None = None, resamples: int = 1000,
-                  params: dict | None = None) -> tuple[dict, dict, dict]:
+def run_agreement(
+    ratings_path: str | Path,
+    scores_path: str | Path | None = None,
+    resamples: int = 1000,
+    params: dict | None = None,
+) -> tuple[dict, dict, dict]:
     """(report, per-artifact scores, points) for a ratings file; scores the artifacts unless given
     (with the reward settings in `params`, the parsed params.yaml)."""
     ratings_path = Path(ratings_path)
@@ -157,9 +192,15 @@ def run_agreement(ratings_path: str | Path, scores_path: str | Path | None = Non
         root = ratings_path.parent
         missing = [a for a in items if not (root / a).is_file()]
         if missing:
-            raise RatingsError(f"{len(missing)} rated artifact(s) not found next to {ratings_path}: {missing[:3]}")
+            raise RatingsError(
+                f"{len(missing)} rated artifact(s) not found next to {ratings_path}: {missing[:3]}"
+            )
         scores = asyncio.run(score_artifacts(items, root, params))
     results, points = agreement(items, scores, resamples)
-    report = {"ratings": str(ratings_path), "artifacts": len(items), "raters": len({r["rater"] for r in rows}),
-              "correlations": [c.record() for c in results]}
+    report = {
+        "ratings": str(ratings_path),
+        "artifacts": len(items),
+        "raters": len({r["rater"] for r in rows}),
+        "correlations": [c.record() for c in results],
+    }
     return report, scores, points

@@ -25,7 +25,15 @@ def reference_answers(sft_dir: str | Path) -> tuple[list[SuiteItem], list[str]]:
         pid = str(rec.get("prompt_id") or len(items))
         key = pid if pid not in seen else f"{pid}#{rec.get('candidate', len(items))}"
         seen.add(key)
-        items.append(SuiteItem(key, rec["modality"], rec.get("category") or "", user, suite="distilled",
-                               lang=rec.get("lang") or ""))
+        items.append(
+            SuiteItem(
+                key,
+                rec["modality"],
+                rec.get("category") or "",
+                user,
+                suite="distilled",
+                lang=rec.get("lang") or "",
+            )
+        )
         answers.append(answer)
     return items, answers

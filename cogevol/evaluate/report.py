@@ -24,14 +24,26 @@ HEADLINE = ("overall", "html_score", "slide_score", "hard_fails", "render_failur
 def table_figure(summary: dict):
     """The comparison table as a picture (the run page shows images, not markdown)."""
     cols = ["system", "overall", "html", "slides", "hard fails", "render fails", "items"]
-    rows = [[name, f"{s['overall']:.1f}", "-" if s["html_score"] is None else f"{s['html_score']:.1f}",
-             "-" if s["slide_score"] is None else f"{s['slide_score']:.1f}", f"{s['hard_fails']}/{s['html_items']}",
-             str(s["render_failures"]), str(s["items"])] for name, s in summary.items()]
+    rows = [
+        [
+            name,
+            f"{s['overall']:.1f}",
+            "-" if s["html_score"] is None else f"{s['html_score']:.1f}",
+            "-" if s["slide_score"] is None else f"{s['slide_score']:.1f}",
+            f"{s['hard_fails']}/{s['html_items']}",
+            str(s["render_failures"]),
+            str(s["items"]),
+        ]
+        for name, s in summary.items()
+    ]
     fig, ax = plt.subplots(figsize=(9, 0.45 * len(rows) + 1.2))
     ax.axis("off")
     t = ax.table(cellText=rows, colLabels=cols, loc="center", cellLoc="center")
     t.scale(1, 1.4)
-    ax.set_title("evaluation: score 0-100 (reference: admitted teacher answers on the distilled prompts)", fontsize=9)
+    ax.set_title(
+        "evaluation: score 0-100 (reference: admitted teacher answers on the distilled prompts)",
+        fontsize=9,
+    )
     fig.tight_layout()
     return fig
 
@@ -41,7 +53,11 @@ def read_curve(path: str | Path) -> list[tuple[int, float]]:
     if not p.is_file():
         return []
     with p.open(encoding="utf-8") as f:
-        return [(int(float(r["step"])), float(r["reward"])) for r in csv.DictReader(f) if r.get("reward") not in (None, "")]
+        return [
+            (int(float(r["step"])), float(r["reward"]))
+            for r in csv.DictReader(f)
+            if r.get("reward") not in (None, "")
+        ]
 
 
 def curves_figure(curves: dict[str, list[tuple[int, float]]]):
@@ -72,7 +88,11 @@ def gallery_figure(picks: list[tuple[str, str, object]]):
         else:
             ax.text(0.5, 0.5, "no screenshot\n(not rendered)", ha="center", va="center")
         verdict = "hard fail" if r.hard_fail else f"reward {r.reward:.2f}"
-        ax.set_title(f"{system} · {which}: {verdict}\nasked: {r.item.prompt[:70]}\n{r.reason[:90]}", fontsize=7, loc="left")
+        ax.set_title(
+            f"{system} · {which}: {verdict}\nasked: {r.item.prompt[:70]}\n{r.reason[:90]}",
+            fontsize=7,
+            loc="left",
+        )
     fig.tight_layout()
     return fig
 
@@ -90,8 +110,14 @@ def gallery_picks(results: list) -> list[tuple[str, str, object]]:
     return picks
 
 
-def log_manager_view(run, summary: dict, results: list, checkpoints: dict[str, str], curves: dict[str, str],
-                     datasets: dict[str, tuple[list[dict], str]]) -> None:
+def log_manager_view(
+    run,
+    summary: dict,
+    results: list,
+    checkpoints: dict[str, str],
+    curves: dict[str, str],
+    datasets: dict[str, tuple[list[dict], str]],
+) -> None:
     """Everything above on `run` (a cogevol.tracking.StageRun). `checkpoints`: system -> path;
     `curves`: GRPO stage -> its reward CSV; `datasets`: name -> (rows, source)."""
     if run is None or not run.active:
@@ -117,5 +143,10 @@ def log_manager_view(run, summary: dict, results: list, checkpoints: dict[str, s
     if versions:
         best = max(versions, key=lambda s: summary[s]["overall"])
         run.set_model_alias("best", versions[best])
-        log.info("evaluate: registered %d checkpoints; best: %s (overall %.1f)", len(versions), best, summary[best]["overall"])
+        log.info(
+            "evaluate: registered %d checkpoints; best: %s (overall %.1f)",
+            len(versions),
+            best,
+            summary[best]["overall"],
+        )
     plt.close("all")

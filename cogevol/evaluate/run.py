@@ -28,13 +28,24 @@ class ItemResult:
     valid: bool | None = None  # slides: parses under the contract
     reason: str = ""
     details: dict = field(default_factory=dict)
-    image: bytes | None = field(default=None, repr=False)  # the page's first screenshot, when asked for
+    # the page's first screenshot, when asked for
+    image: bytes | None = field(default=None, repr=False)
 
     def record(self) -> dict:
         i = self.item
-        return {"system": self.system, "id": i.id, "suite": i.suite, "kind": i.kind, "category": i.category,
-                "reward": self.reward, "hard_fail": self.hard_fail, "render_failure": self.render_failure,
-                "valid": self.valid, "reason": self.reason, **self.details}
+        return {
+            "system": self.system,
+            "id": i.id,
+            "suite": i.suite,
+            "kind": i.kind,
+            "category": i.category,
+            "reward": self.reward,
+            "hard_fail": self.hard_fail,
+            "render_failure": self.render_failure,
+            "valid": self.valid,
+            "reason": self.reason,
+            **self.details,
+        }
 
 
 def item_result(system: str, item: SuiteItem, score: Score) -> ItemResult:
@@ -43,14 +54,34 @@ def item_result(system: str, item: SuiteItem, score: Score) -> ItemResult:
     not render, a render failure. No verdict (a harness error) scores 0 here, with its reason."""
     d = score.details
     if item.kind == "html":
-        return ItemResult(system, item, float(score.reward or 0.0), hard_fail=score.gate == "fail",
-                          render_failure=not d.get("rendered_ok"), reason=score.reason,
-                          details={"terms": score.terms, "controls_live": d.get("controls_live"),
-                                   "controls_operable": d.get("controls_operable"), "checks": d.get("checks") or []},
-                          image=score.images[0] if score.images else None)
-    return ItemResult(system, item, float(score.reward or 0.0), valid=d.get("valid"),
-                      render_failure=not d.get("valid") or bool(score.harness_error), reason=score.reason,
-                      details={"rule_score": d.get("rule_score"), "vlm_score": d.get("vlm_score"), "checks": d.get("checks") or []})
+        return ItemResult(
+            system,
+            item,
+            float(score.reward or 0.0),
+            hard_fail=score.gate == "fail",
+            render_failure=not d.get("rendered_ok"),
+            reason=score.reason,
+            details={
+                "terms": score.terms,
+                "controls_live": d.get("controls_live"),
+                "controls_operable": d.get("controls_operable"),
+                "checks": d.get("checks") or [],
+            },
+            image=score.images[0] if score.images else None,
+        )
+    return ItemResult(
+        system,
+        item,
+        float(score.reward or 0.0),
+        valid=d.get("valid"),
+        render_failure=not d.get("valid") or bool(score.harness_error),
+        reason=score.reason,
+        details={
+            "rule_score": d.get("rule_score"),
+            "vlm_score": d.get("vlm_score"),
+            "checks": d.get("checks") or [],
+        },
+    )
 
 
 async def score_rows(rows: list[tuple[str, SuiteItem, str | None]], scorers) -> list[ItemResult]:
@@ -59,7 +90,10 @@ async def score_rows(rows: list[tuple[str, SuiteItem, str | None]], scorers) -> 
     once (the scorers answer identical items together). No answer (an endpoint that gave none)
     is a failure with its reason, not an item left out."""
     answered = [k for k, (_, _, out) in enumerate(rows) if out is not None]
-    batch = [ScoreItem(rows[k][1].kind, rows[k][2], rows[k][1].prompt, checklist=rows[k][1].checklist) for k in answered]
+    batch = [
+        ScoreItem(rows[k][1].kind, rows[k][2], rows[k][1].prompt, checklist=rows[k][1].checklist)
+        for k in answered
+    ]
     progress = Progress("evaluate: scored answers", total=len(batch), unit="answers")
     results: dict[int, ItemResult] = {}
     async for j, score in scorers.stream(batch):
@@ -67,12 +101,24 @@ async def score_rows(rows: list[tuple[str, SuiteItem, str | None]], scorers) -> 
         results[k] = item_result(rows[k][0], rows[k][1], score)
         progress.update()
     progress.done()
-    return [results.get(k) or ItemResult(system, item, 0.0, hard_fail=item.kind == "html", render_failure=True,
-                                         valid=False if item.kind == "slide" else None, reason="no answer from the endpoint")
-            for k, (system, item, _) in enumerate(rows)]
+    return [
+        results.get(k)
+        or ItemResult(
+            system,
+            item,
+            0.0,
+            hard_fail=item.kind == "html",
+            render_failure=True,
+            valid=False if item.kind == "slide" else None,
+            reason="no answer from the endpoint",
+        )
+        for k, (system, item, _) in enumerate(rows)
+    ]
 
 
-async def score_outputs(system: str, items: list[SuiteItem], outputs: list[str | None], scorers) -> list[ItemResult]:
+async def score_outputs(
+    system: str, items: list[SuiteItem], outputs: list[str | None], scorers
+) -> list[ItemResult]:
     """Score one system's answers, in item order (`score_rows`)."""
     return await score_rows([(system, i, o) for i, o in zip(items, outputs)], scorers)
 
@@ -92,11 +138,16 @@ def summarise(results: list[ItemResult]) -> dict:
         out[system] = {
             "overall": round(100 * sum(r.reward for r in rs) / len(rs), 2),
             "html_score": round(100 * sum(r.reward for r in html) / len(html), 2) if html else None,
-            "slide_score": round(100 * sum(r.reward for r in slides) / len(slides), 2) if slides else None,
+            "slide_score": round(100 * sum(r.reward for r in slides) / len(slides), 2)
+            if slides
+            else None,
             "categories": {c: round(100 * sum(v) / len(v), 2) for c, v in sorted(cats.items())},
-            "hard_fails": sum(r.hard_fail for r in html), "html_items": len(html),
+            "hard_fails": sum(r.hard_fail for r in html),
+            "html_items": len(html),
             "render_failures": sum(r.render_failure for r in rs),
-            "slide_validity": round(sum(bool(r.valid) for r in slides) / len(slides), 3) if slides else None,
+            "slide_validity": round(sum(bool(r.valid) for r in slides) / len(slides), 3)
+            if slides
+            else None,
             "items": len(rs),
         }
     return out
@@ -105,13 +156,28 @@ def summarise(results: list[ItemResult]) -> dict:
 def comparison_markdown(summary: dict) -> str:
     """The comparison table managers read (also logged to MLflow as a table)."""
     cats = sorted({c for s in summary.values() for c in s["categories"]})
-    head = ["system", "overall", "html", "slides", "hard fails", "render failures", "slide validity", *cats]
+    head = [
+        "system",
+        "overall",
+        "html",
+        "slides",
+        "hard fails",
+        "render failures",
+        "slide validity",
+        *cats,
+    ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for system, s in summary.items():
-        row = [system, f"{s['overall']:.1f}", _fmt(s["html_score"]), _fmt(s["slide_score"]),
-               f"{s['hard_fails']}/{s['html_items']}", str(s["render_failures"]),
-               "-" if s["slide_validity"] is None else f"{100 * s['slide_validity']:.0f}%",
-               *(_fmt(s["categories"].get(c)) for c in cats)]
+        row = [
+            system,
+            f"{s['overall']:.1f}",
+            _fmt(s["html_score"]),
+            _fmt(s["slide_score"]),
+            f"{s['hard_fails']}/{s['html_items']}",
+            str(s["render_failures"]),
+            "-" if s["slide_validity"] is None else f"{100 * s['slide_validity']:.0f}%",
+            *(_fmt(s["categories"].get(c)) for c in cats),
+        ]
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
 
@@ -120,11 +186,19 @@ def _fmt(v: float | None) -> str:
     return "-" if v is None else f"{v:.1f}"
 
 
-async def score_all(per_system: dict[str, tuple[list[SuiteItem], list[str | None]]], scorers) -> list[ItemResult]:
+async def score_all(
+    per_system: dict[str, tuple[list[SuiteItem], list[str | None]]], scorers
+) -> list[ItemResult]:
     """Score every system's outputs in one batch on one set of scorers, closed at the end."""
     async with scorers:
-        return await score_rows([(system, i, o) for system, (items, outputs) in per_system.items()
-                                 for i, o in zip(items, outputs)], scorers)
+        return await score_rows(
+            [
+                (system, i, o)
+                for system, (items, outputs) in per_system.items()
+                for i, o in zip(items, outputs)
+            ],
+            scorers,
+        )
 
 
 def run_scoring(per_system, scorers) -> list[ItemResult]:

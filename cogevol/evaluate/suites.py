@@ -26,7 +26,8 @@ class SuiteItem:
     prompt: str
     suite: str = ""
     lang: str = ""
-    checklist: str = ""  # the request's checklist as JSON (planned by evaluate, cogevol.rewards.checklist_planner)
+    # the request's checklist as JSON (planned by evaluate, cogevol.rewards.checklist_planner)
+    checklist: str = ""
 
 
 class SuiteError(ValueError):
@@ -62,7 +63,9 @@ def _ours(r: dict, suite: str, where: str) -> SuiteItem:
         raise SuiteError(f"{where}: missing {', '.join(missing)}")
     if r["kind"] not in ("html", "slide"):
         raise SuiteError(f"{where}: kind must be html or slide, got {r['kind']!r}")
-    return SuiteItem(str(r["id"]), r["kind"], str(r["category"]), str(r["prompt"]), suite, str(r.get("lang", "")))
+    return SuiteItem(
+        str(r["id"]), r["kind"], str(r["category"]), str(r["prompt"]), suite, str(r.get("lang", ""))
+    )
 
 
 def _webgen(r: dict, suite: str) -> SuiteItem:
@@ -73,5 +76,11 @@ def _webgen(r: dict, suite: str) -> SuiteItem:
         except (ValueError, SyntaxError):
             cat = {}
     primary = (cat or {}).get("primary_category", "other") if isinstance(cat, dict) else "other"
-    return SuiteItem(f"webgen-{r.get('id')}", "html", f"webgen/{primary.lower().replace(' ', '_')}",
-                     str(r["instruction"]), suite, "en")
+    return SuiteItem(
+        f"webgen-{r.get('id')}",
+        "html",
+        f"webgen/{primary.lower().replace(' ', '_')}",
+        str(r["instruction"]),
+        suite,
+        "en",
+    )

@@ -67,10 +67,18 @@ class ClientStats:
         def q(f: float) -> float | None:
             return round(lat[min(len(lat) - 1, int(f * len(lat)))], 4) if lat else None
 
-        return {"requests": self.requests, "calls": self.calls, "cache_hits": self.cache_hits,
-                "coalesced": self.coalesced, "retries": self.retries, "failures": self.failures,
-                "max_in_flight": self.max_in_flight, "latency_p50_s": q(0.5),
-                "latency_p90_s": q(0.9), "latency_max_s": q(1.0)}
+        return {
+            "requests": self.requests,
+            "calls": self.calls,
+            "cache_hits": self.cache_hits,
+            "coalesced": self.coalesced,
+            "retries": self.retries,
+            "failures": self.failures,
+            "max_in_flight": self.max_in_flight,
+            "latency_p50_s": q(0.5),
+            "latency_p90_s": q(0.9),
+            "latency_max_s": q(1.0),
+        }
 
 
 class TokenBucket:
@@ -122,15 +130,21 @@ class _Retry(Exception):
 class AsyncChatClient:
     """Chat completions over one `httpx.AsyncClient`; see the module docstring.
 
-    concurrency: requests in flight at most (also the connection pool size); default cfg.concurrency.
+    concurrency: requests in flight at most (also the connection pool size); default
+    cfg.concurrency.
     rate_per_s: HTTP attempts per second at most (token bucket, burst 1); default cfg.rate_per_s.
     cache: answers are stored and looked up there; identical concurrent requests share one call.
     transport: for tests or custom networking; the default is httpx's.
     """
 
-    def __init__(self, cfg: EndpointConfig, concurrency: int | None = None, rate_per_s: float | None = None,
-                 cache: DiskCache | None = None,
-                 transport: httpx.AsyncBaseTransport | None = None):
+    def __init__(
+        self,
+        cfg: EndpointConfig,
+        concurrency: int | None = None,
+        rate_per_s: float | None = None,
+        cache: DiskCache | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ):
         concurrency = cfg.concurrency if concurrency is None else concurrency
         rate_per_s = cfg.rate_per_s if rate_per_s is None else rate_per_s
         if concurrency < 1:
@@ -145,9 +159,13 @@ class AsyncChatClient:
         if key:
             headers["Authorization"] = f"Bearer {key}"
         limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-        self._http = httpx.AsyncClient(base_url=cfg.base_url.rstrip("/"), headers=headers,
-                                       timeout=httpx.Timeout(cfg.timeout_s), limits=limits,
-                                       transport=transport)
+        self._http = httpx.AsyncClient(
+            base_url=cfg.base_url.rstrip("/"),
+            headers=headers,
+            timeout=httpx.Timeout(cfg.timeout_s),
+            limits=limits,
+            transport=transport,
+        )
 
     async def aclose(self) -> None:
         await self._flights.cancel_all()
@@ -159,31 +177,53 @@ class AsyncChatClient:
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
-    def body(self, messages: list[dict], json_mode: bool = False,
-             extra_body: dict | None = None) -> dict:
+    def body(
+        self, messages: list[dict], json_mode: bool = False, extra_body: dict | None = None
+    ) -> dict:
         """The request body; `extra_body` keys (e.g. vLLM's `chat_template_kwargs`) win."""
-        body: dict[str, Any] = {"model": self.cfg.model, "messages": messages,
-                                "temperature": self.cfg.temperature,
-                                "max_tokens": self.cfg.max_tokens}
+        body: dict[str, Any] = {
+            "model": self.cfg.model,
+            "messages": messages,
+            "temperature": self.cfg.temperature,
+            "max_tokens": self.cfg.max_tokens,
+        }
         if json_mode:
             body["response_format"] = {"type": "json_object"}
         body.update(extra_body or {})
         return body
 
-    def cache_key(self, messages: list[dict], *, json_mode: bool = False,
-                  cache_parts: dict | None = None, extra_body: dict | None = None) -> str:
+    def cache_key(
+        self,
+        messages: list[dict],
+        *,
+        json_mode: bool = False,
+        cache_parts: dict | None = None,
+        extra_body: dict | None = None,
+    ) -> str:
         """Everything that determines the answer, nothing that does not (not base_url, not key).
 
         Images are in `messages` as data URLs, so a different picture is a different key. Give
         `cache_parts` (e.g. {"sample": k}) to keep deliberately repeated samples apart.
         """
-        return DiskCache.key(kind="chat", model=self.cfg.model, messages=messages,
-                             temperature=self.cfg.temperature, max_tokens=self.cfg.max_tokens,
-                             json_mode=json_mode, extra_body=extra_body or {},
-                             cache_parts=cache_parts or {})
+        return DiskCache.key(
+            kind="chat",
+            model=self.cfg.model,
+            messages=messages,
+            temperature=self.cfg.temperature,
+            max_tokens=self.cfg.max_tokens,
+            json_mode=json_mode,
+            extra_body=extra_body or {},
+            cache_parts=cache_parts or {},
+        )
 
-    async def chat(self, messages: list[dict], *, json_mode: bool = False,
-                   cache_parts: dict | None = None, extra_body: dict | None = None) -> str:
+    async def chat(
+        self,
+        messages: list[dict],
+        *,
+        json_mode: bool = False,
+        cache_parts: dict | None = None,
+        extra_body: dict | None = None,
+    ) -> str:
         """The assistant message content.
 
         Raises EndpointError at once on a non-retryable 4xx, or after `cfg.max_retries` retries
@@ -193,8 +233,9 @@ class AsyncChatClient:
         body = self.body(messages, json_mode, extra_body)
         if self.cache is None:
             return await self._send(body)
-        key = self.cache_key(messages, json_mode=json_mode, cache_parts=cache_parts,
-                             extra_body=extra_body)
+        key = self.cache_key(
+            messages, json_mode=json_mode, cache_parts=cache_parts, extra_body=extra_body
+        )
         hit = self.cache.get(key)
         if hit is not None and isinstance(hit.get("content"), str):
             self.stats.cache_hits += 1
@@ -226,15 +267,23 @@ class AsyncChatClient:
                 self.stats.retries += 1
                 # info, not warning: under load 429s are routine; stats.retries counts them and
                 # a request that finally fails is one EndpointError
-                log.info("endpoint %s: retry %d/%d in %.2fs after %s", cfg.base_url,
-                         attempt + 1, cfg.max_retries, delay, r.why)
+                log.info(
+                    "endpoint %s: retry %d/%d in %.2fs after %s",
+                    cfg.base_url,
+                    attempt + 1,
+                    cfg.max_retries,
+                    delay,
+                    r.why,
+                )
                 await asyncio.sleep(delay)  # outside the semaphore: others use the slot meanwhile
             except EndpointError:
                 self.stats.failures += 1
                 raise
         self.stats.failures += 1
-        raise EndpointError(f"{cfg.base_url} ({cfg.model}) gave no answer after "
-                            f"{cfg.max_retries + 1} attempts; last: {last}")
+        raise EndpointError(
+            f"{cfg.base_url} ({cfg.model}) gave no answer after "
+            f"{cfg.max_retries + 1} attempts; last: {last}"
+        )
 
     async def _attempt(self, body: dict) -> str:
         """One HTTP attempt: the content, or _Retry(why), or EndpointError for a hard 4xx."""
@@ -260,8 +309,9 @@ class AsyncChatClient:
             after = f" (Retry-After {wait:.2f}s)" if wait is not None else ""
             raise _Retry(f"HTTP {r.status_code}{after}", wait)
         if r.status_code >= 400:
-            raise EndpointError(f"HTTP {r.status_code} from {self.cfg.base_url} (not retried): "
-                                f"{r.text[:300]}")
+            raise EndpointError(
+                f"HTTP {r.status_code} from {self.cfg.base_url} (not retried): {r.text[:300]}"
+            )
         try:
             msg = r.json()["choices"][0]["message"]
             content = msg.get("content")
@@ -291,6 +341,7 @@ class ChatClient:
 
     def chat(self, messages: list[dict], json_mode: bool = False) -> str:
         """The assistant message content; raises EndpointError when the endpoint gives none."""
+
         async def once() -> str:
             async with AsyncChatClient(self.cfg, concurrency=1) as client:
                 return await client.chat(messages, json_mode=json_mode)

@@ -61,8 +61,13 @@ class DiskCache:
         Bytes anywhere in the parts are hashed first. Two calls with equal parts give the same
         key in any process and on any machine, whatever the order of keyword arguments.
         """
-        text = json.dumps(_canonical(parts), sort_keys=True, separators=(",", ":"),
-                          ensure_ascii=False, allow_nan=False)
+        text = json.dumps(
+            _canonical(parts),
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+            allow_nan=False,
+        )
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def path(self, key: str) -> Path:

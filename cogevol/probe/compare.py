@@ -48,8 +48,9 @@ async def mirror_input(a: Session, b: Session, step: Step | None) -> None:
     await b.call("setFocus", await a.call("focused"))
 
 
-async def drive(a: Session, b: Session | None, act: Action, before: tuple | None,
-                cfg: ProbeConfig) -> tuple[str, str, str] | None:
+async def drive(
+    a: Session, b: Session | None, act: Action, before: tuple | None, cfg: ProbeConfig
+) -> tuple[str, str, str] | None:
     """Perform the action's steps one by one; with several steps (keys, canvas points, a
     click then a drag) compare after each and stop at the first visible change, so a later
     step cannot undo an earlier one's effect. `act.steps` ends up holding the steps
@@ -73,7 +74,13 @@ async def drive(a: Session, b: Session | None, act: Action, before: tuple | None
         if differs(sa, sb):
             act.steps = done
             what = differs(sa, sb)
-            how = f"holding {step[2]}" if step[0] == "key" else f"{step[1]} at ({step[2]:.0f}, {step[3]:.0f})" if step[0] in ("tap", "click", "drag") else step[1]
+            how = (
+                f"holding {step[2]}"
+                if step[0] == "key"
+                else f"{step[1]} at ({step[2]:.0f}, {step[3]:.0f})"
+                if step[0] in ("tap", "click", "drag")
+                else step[1]
+            )
             return "live", f"{what} changed after {how}", step[1]
     act.steps = done
     if b is not None:
@@ -81,8 +88,14 @@ async def drive(a: Session, b: Session | None, act: Action, before: tuple | None
     return None
 
 
-async def verdict(snaps: tuple[dict, dict], shot_before: bytes | None, a: Session, b: Session | None,
-                  act: Action, cfg: ProbeConfig) -> tuple[str, str]:
+async def verdict(
+    snaps: tuple[dict, dict],
+    shot_before: bytes | None,
+    a: Session,
+    b: Session | None,
+    act: Action,
+    cfg: ProbeConfig,
+) -> tuple[str, str]:
     """Live when the page with the input (snaps[0]) differs visibly from its counterfactual
     (snaps[1]): the twin `b`, or for an idle page its own state before the input, whose
     screenshot is `shot_before`. Returns (verdict, evidence)."""
@@ -97,7 +110,11 @@ async def verdict(snaps: tuple[dict, dict], shot_before: bytes | None, a: Sessio
             pa, pb = await a.screenshot(), shot_before
         if pa == pb:
             return "dead", "no visible difference"
-        mask = ([act.box] if act.box and act.kind in ("text", "select", "range", "click", "keyboard") else []) + act.also_mask
+        mask = (
+            [act.box]
+            if act.box and act.kind in ("text", "select", "range", "click", "keyboard")
+            else []
+        ) + act.also_mask
         changed = changed_pixels(masked(pa, mask), masked(pb, mask))
         if changed >= cfg.pixel_min:
             return "live", f"rendered pixels changed ({changed} px)"

@@ -51,12 +51,15 @@ class Control:
     reason: str = ""
     verdict: str = ""  # live | dead | "" (not driven)
     evidence: str = ""
-    driver: str = ""  # the input that made it live: click, type, select, range, handler-keys, default-keys, canvas-points, canvas-shapes, drag
+    # the input that made it live: click, type, select, range, handler-keys, default-keys,
+    # canvas-points, canvas-shapes, drag
+    driver: str = ""
     errors: int = 0  # uncaught errors its input raised
     baseline_verdict: str = ""
     twin_verdict: str = ""
     drag: bool = False  # the page listens for a press on it: a drag is tried after the click
-    type: str = ""  # an input's type attribute (checkbox, radio, ...): the checklist tells a checkbox from a button
+    # an input's type attribute (checkbox, radio, ...): the checklist tells a checkbox from a button
+    type: str = ""
     hears: bool = False  # a click or press listener on it, an ancestor, or the document
 
 
@@ -68,24 +71,39 @@ class ProbeResult:
     outcome: str = "ok"  # ok | page_hung | page_crashed | page_navigated | harness_error
     reason: str = ""
     controls: list[Control] = field(default_factory=list)
-    animates: bool = False  # something moves on its own during the quiet window (a counter alone is not motion)
-    changes: bool = False  # visible state changes on its own during the quiet window (counters included)
-    motion: str = ""  # what moved on its own, or why nothing counts as motion: the evidence behind animates / moves_later
-    text: str = field(default="", repr=False)  # what the page shows (text, labels, canvas text): the request's checklist reads it
-    groups: list[int] = field(default_factory=list)  # sizes of groups of alike visible siblings (counts in the checklist)
-    scene: bool = False  # a drawn scene with little text (the checklist may read the request's words in the code)
-    quiet_ms: int = 0  # virtual ms the quiet window ran (quiet_ms to quiet_max_ms of the config): a twin replays as much
-    moves_later: bool = False  # ... or after an input set it off (seen right after that input, or at the end: a timer started late)
-    moves_at_end: bool | None = None  # still changing on its own after the inputs (None: not measured, budget spent)
+    # something moves on its own during the quiet window (a counter alone is not motion)
+    animates: bool = False
+    # visible state changes on its own during the quiet window (counters included)
+    changes: bool = False
+    # what moved on its own, or why nothing counts as
+    # motion: the evidence behind animates / moves_later
+    motion: str = ""
+    # what the page shows (text, labels, canvas text): the request's checklist reads it
+    text: str = field(default="", repr=False)
+    # sizes of groups of alike visible siblings (counts in the checklist)
+    groups: list[int] = field(default_factory=list)
+    # a drawn scene with little text (the checklist may read the request's words in the code)
+    scene: bool = False
+    # virtual ms the quiet window ran (quiet_ms to
+    # quiet_max_ms of the config): a twin replays as much
+    quiet_ms: int = 0
+    # ... or after an input set it off (seen right after
+    # that input, or at the end: a timer started late)
+    moves_later: bool = False
+    # still changing on its own after the inputs (None: not measured, budget spent)
+    moves_at_end: bool | None = None
     method: str = "twin"
     viewport: dict = field(default_factory=dict)  # desktop / tablet / mobile layout measures
-    fill: float | None = None  # share of the first screen that is not background (first screenshot; None: not reached)
+    # share of the first screen that is not background (first screenshot; None: not reached)
+    fill: float | None = None
     errors: list[str] = field(default_factory=list)  # first uncaught errors and console errors
     error_count: int = 0
     load_errors: int = 0  # of which before any input
-    budget_exhausted: bool = False  # driving stopped at page_timeout_s: skipped controls are not verdicts
+    # driving stopped at page_timeout_s: skipped controls are not verdicts
+    budget_exhausted: bool = False
     twin_rebuilds: int = 0
-    resources: dict = field(default_factory=dict)  # mirrored / blocked requests (cogevol.browser.pool.page_resources)
+    # mirrored / blocked requests (cogevol.browser.pool.page_resources)
+    resources: dict = field(default_factory=dict)
     seconds: float = 0.0
     screenshot: bytes | None = field(default=None, repr=False)  # with ProbeConfig.screenshot
 
@@ -96,7 +114,9 @@ class ProbeResult:
 
     def as_dict(self) -> dict:
         """The JSON-able report (the screenshot's bytes stay out; they travel on their own)."""
-        return {k: v for k, v in asdict(self).items() if k not in ("screenshot", "text")} | {"controls_skipped": self.controls_skipped}
+        return {k: v for k, v in asdict(self).items() if k not in ("screenshot", "text")} | {
+            "controls_skipped": self.controls_skipped
+        }
 
 
 # a gesture: (how, driver, *args); the driver names the input in the report
@@ -112,6 +132,7 @@ class Action:
     x: float = 0
     y: float = 0
     box: list[float] | None = None
-    steps: list[Step] = field(default_factory=list)  # after driving: the steps performed, for replays
+    # after driving: the steps performed, for replays
+    steps: list[Step] = field(default_factory=list)
     key_target: int = -1
     also_mask: list = field(default_factory=list)  # boxes whose redraw is not a response

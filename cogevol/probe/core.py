@@ -41,7 +41,15 @@ from cogevol.probe.pixels import screen_fill
 from cogevol.probe.session import Session, instrument_script, is_timeout, renders
 
 # the probe's public names, wherever they live now (importers use cogevol.probe.core)
-__all__ = ["Control", "ProbeConfig", "ProbeResult", "key_name", "order_controls", "probe_html", "screen_fill"]
+__all__ = [
+    "Control",
+    "ProbeConfig",
+    "ProbeResult",
+    "key_name",
+    "order_controls",
+    "probe_html",
+    "screen_fill",
+]
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +57,9 @@ log = logging.getLogger(__name__)
 class _Probe:
     """One page's probe, as a sequence of steps with one job each (see `_run`)."""
 
-    def __init__(self, pool: BrowserPool, html: str, cfg: ProbeConfig, request: str = "", motion: bool = True):
+    def __init__(
+        self, pool: BrowserPool, html: str, cfg: ProbeConfig, request: str = "", motion: bool = True
+    ):
         self.pool, self.html, self.cfg, self.request = pool, html, cfg, request or ""
         self.motion = motion  # measure motion after the inputs (the request asks for animation)
         self.result = ProbeResult(method=cfg.method)
@@ -57,13 +67,15 @@ class _Probe:
         self.a: Session | None = None
         self.key_values: list[str] = []  # keys the page's handlers compare against
         self.waited = False  # for an overlay to lift (once per page)
-        self.set_off_tries = 0  # live inputs looked at for motion they set off (animation requests on still pages)
+        # live inputs looked at for motion they set off (animation requests on still pages)
+        self.set_off_tries = 0
         self.deadline = time.perf_counter() + cfg.page_timeout_s
         # a page that renders may keep its main thread waiting on the rasteriser: slow, not hung
         self.hang_s = max(cfg.hang_s, cfg.render_hang_s) if renders(html) else cfg.hang_s
 
     def _on_console(self, msg) -> None:
-        if msg.type == "error" and not msg.text.startswith("Failed to load resource"):  # blocked resources are listed apart
+        # blocked resources are listed apart
+        if msg.type == "error" and not msg.text.startswith("Failed to load resource"):
             self._error(f"console.error: {msg.text}")
 
     def _error(self, text: str) -> None:
@@ -75,7 +87,12 @@ class _Probe:
     async def _open(self, stack: contextlib.AsyncExitStack) -> Session:
         """Open and load a copy of the page: the first is the page under test, later ones twins."""
         page = await stack.enter_async_context(self.pool.page(self.html))
-        s = Session(page, self.pool.cfg.action_timeout_ms / 1000 * 2, self.cfg.clock_slice_ms, hang_s=self.hang_s)
+        s = Session(
+            page,
+            self.pool.cfg.action_timeout_ms / 1000 * 2,
+            self.cfg.clock_slice_ms,
+            hang_s=self.hang_s,
+        )
         if self.a is None:  # the page under test: its errors (the twin's would count twice)
             self.a = s
             s.on_error = self._error
@@ -88,7 +105,8 @@ class _Probe:
         """Probe within the budget. Out of time with the page still answering: a verdict over
         the controls driven so far (the rest `skipped`); not answering: page_hung."""
         cfg, r = self.cfg, self.result
-        hard_cap = cfg.page_timeout_s + 2 * self.hang_s + 3  # the budget is checked between controls; this bounds the one in flight
+        # the budget is checked between controls; this bounds the one in flight
+        hard_cap = cfg.page_timeout_s + 2 * self.hang_s + 3
         async with contextlib.AsyncExitStack() as stack:
             try:
                 await asyncio.wait_for(self._run(stack), hard_cap)
@@ -135,7 +153,8 @@ class _Probe:
         lock = Lockstep(self._open, twin_stack, self.cfg, r, n_found)
         if not await self._drive_controls(a, lock, baseline):
             return
-        if not r.budget_exhausted:  # how far a spent budget got depends on the machine's load: first-screen facts only
+        # how far a spent budget got depends on the machine's load: first-screen facts only
+        if not r.budget_exhausted:
             await self._facts(a)  # again after the inputs: a quiz shows its questions once started
         await self._motion_at_end(a)
         r.viewport.update(await self._viewports(a))
@@ -150,7 +169,9 @@ class _Probe:
         def collect(drained: dict) -> None:
             baseline.update(tokens(drained))
 
-        r.motion, r.changes, r.quiet_ms = await observe_motion(a, self.cfg.quiet_ms, self.cfg.quiet_max_ms, self.cfg.quiet_steps, collect)
+        r.motion, r.changes, r.quiet_ms = await observe_motion(
+            a, self.cfg.quiet_ms, self.cfg.quiet_max_ms, self.cfg.quiet_steps, collect
+        )
         r.animates = r.motion.startswith(MOVES)
         return baseline
 
@@ -162,7 +183,8 @@ class _Probe:
             r.outcome, r.reason = "page_crashed", "render: the tab crashed while loading"
             return False
         if content["area"] <= 0 and content["text"] <= 0:
-            content = await a.call("visibleContent")  # content drawn by timers during the quiet window
+            # content drawn by timers during the quiet window
+            content = await a.call("visibleContent")
         if content["area"] <= 0 and content["text"] <= 0:
             why = f"; script error: {r.errors[0]}" if r.errors else ""
             r.reason = "render: nothing visible" + why
@@ -193,13 +215,33 @@ class _Probe:
         """The page's controls (result.controls) and the keys its handlers read; returns how
         many controls the page itself offers (a twin must find as many)."""
         found = await a.call("discover")
-        controls = [Control(c["index"], c["kind"], c["tag"], c["label"], c["status"], c["reason"], drag=c.get("drag", False),
-                            hears=c.get("hears", False), type=c.get("type", "")) for c in found["controls"]]
+        controls = [
+            Control(
+                c["index"],
+                c["kind"],
+                c["tag"],
+                c["label"],
+                c["status"],
+                c["reason"],
+                drag=c.get("drag", False),
+                hears=c.get("hears", False),
+                type=c.get("type", ""),
+            )
+            for c in found["controls"]
+        ]
         # keys: one pseudo-control, held across frames (focused on the listening element if only it
         # listens): first the keys the handlers compare against, then the usual game keys
         self.key_values = [k for k in dict.fromkeys(map(key_name, found["keyValues"])) if k]
         if found["keyTargets"]:
-            controls.append(Control(found["keyIndex"], "keyboard", "keyboard", "+".join(found["keyTargets"]), "operable"))
+            controls.append(
+                Control(
+                    found["keyIndex"],
+                    "keyboard",
+                    "keyboard",
+                    "+".join(found["keyTargets"]),
+                    "operable",
+                )
+            )
         self.result.controls = controls
         return len(found["controls"])
 
@@ -227,7 +269,10 @@ class _Probe:
             if k != order[-1]:  # nothing to keep in step for after the last control
                 await lock.after_input(a, act)
             if a.crashed:
-                r.outcome, r.reason = "page_crashed", f"the tab crashed after input on {c.kind} {c.label!r}"
+                r.outcome, r.reason = (
+                    "page_crashed",
+                    f"the tab crashed after input on {c.kind} {c.label!r}",
+                )
                 return False
         r.method = lock.method
         return True
@@ -238,8 +283,14 @@ class _Probe:
         if c.kind == "keyboard":
             return await keyboard_action(a, c, self.key_values, self.cfg)
         aim = await a.call("aim", c.index)
-        if not aim["ok"] and aim["reason"].startswith("covered by") and not self.waited and not await a.call("idle"):
-            self.waited = True  # a loading screen or an intro overlay that lifts by itself: wait once
+        if (
+            not aim["ok"]
+            and aim["reason"].startswith("covered by")
+            and not self.waited
+            and not await a.call("idle")
+        ):
+            # a loading screen or an intro overlay that lifts by itself: wait once
+            self.waited = True
             await a.run(self.cfg.overlay_wait_ms)
             aim = await a.call("aim", c.index)
         if not aim["ok"]:
@@ -247,7 +298,9 @@ class _Probe:
             return None
         return await pointer_action(a, c, aim, self.cfg)
 
-    async def _drive_one(self, a: Session, lock: Lockstep, c: Control, act: Action, baseline: set[str]) -> None:
+    async def _drive_one(
+        self, a: Session, lock: Lockstep, c: Control, act: Action, baseline: set[str]
+    ) -> None:
         """Give `c` its input and record its verdicts: against the counterfactual in use and,
         always, against the quiet-window baseline."""
         cfg, r, b = self.cfg, self.result, lock.b
@@ -268,22 +321,34 @@ class _Probe:
         if early:
             c.twin_verdict, c.evidence, c.driver = early
         elif lock.static:
-            c.twin_verdict, c.evidence = await verdict((await a.snapshot(skip), before[0]), before[1], a, None, act, cfg)
+            c.twin_verdict, c.evidence = await verdict(
+                (await a.snapshot(skip), before[0]), before[1], a, None, act, cfg
+            )
         elif b is not None:
             snaps = await asyncio.gather(a.snapshot(skip), b.snapshot(skip))
             c.twin_verdict, c.evidence = await verdict(snaps, None, a, b, act, cfg)
-        if c.twin_verdict == "dead" and drained["scheduled"] > scheduled:  # the handler scheduled work: it may answer late
+        # the handler scheduled work: it may answer late
+        if c.twin_verdict == "dead" and drained["scheduled"] > scheduled:
             late = await self._late_response(a, b, lock, before, skip)
             if late:
                 c.twin_verdict, c.evidence = late
         if lock.use_twin and c.twin_verdict:
             c.verdict = c.twin_verdict
         else:
-            c.verdict, c.evidence = c.baseline_verdict, ", ".join(sorted(new)[:3]) or "no new draw or DOM signature"
+            c.verdict, c.evidence = (
+                c.baseline_verdict,
+                ", ".join(sorted(new)[:3]) or "no new draw or DOM signature",
+            )
         if c.verdict == "live" and not c.driver:
             c.driver = "+".join(dict.fromkeys(st[1] for st in act.steps))
-        if c.verdict == "live" and self.motion and not (r.animates or r.moves_later) and self.set_off_tries < 3:
-            self.set_off_tries += 1  # the first live controls are the ones the request names (Play, Start)
+        if (
+            c.verdict == "live"
+            and self.motion
+            and not (r.animates or r.moves_later)
+            and self.set_off_tries < 3
+        ):
+            # the first live controls are the ones the request names (Play, Start)
+            self.set_off_tries += 1
             await self._set_off(a, b)
 
     async def _set_off(self, a: Session, b: Session | None) -> None:
@@ -293,14 +358,20 @@ class _Probe:
         any, runs the same stretch so the two stay in step."""
         r = self.result
         if b is not None:
-            motion, _, _ = (await asyncio.gather(observe_motion(a, self.cfg.settle_ms, self.cfg.settle_ms, 2), b.run(self.cfg.settle_ms)))[0]
+            motion, _, _ = (
+                await asyncio.gather(
+                    observe_motion(a, self.cfg.settle_ms, self.cfg.settle_ms, 2),
+                    b.run(self.cfg.settle_ms),
+                )
+            )[0]
         else:
             motion, _, _ = await observe_motion(a, self.cfg.settle_ms, self.cfg.settle_ms, 2)
         if motion.startswith(MOVES):
             r.moves_later, r.motion = True, motion + " after an input"
 
-    async def _late_response(self, a: Session, b: Session | None, lock: Lockstep, before: tuple | None,
-                             skip: int) -> tuple[str, str] | None:
+    async def _late_response(
+        self, a: Session, b: Session | None, lock: Lockstep, before: tuple | None, skip: int
+    ) -> tuple[str, str] | None:
         """A control whose handler scheduled work (a Start button whose timer ticks once a
         second, a search animated over the next seconds) may show nothing within settle_ms:
         keep both pages running in step, up to response_wait_ms more, and compare as we go."""
@@ -320,7 +391,9 @@ class _Probe:
                 return "live", f"{what} changed {cfg.settle_ms + waited} ms after the input"
         return None
 
-    async def _before_input(self, a: Session, lock: Lockstep, c: Control, act: Action, skip: int) -> tuple | None:
+    async def _before_input(
+        self, a: Session, lock: Lockstep, c: Control, act: Action, skip: int
+    ) -> tuple | None:
         """Make the counterfactual match the moment before the input: for an idle page, its
         own state (snapshot, screenshot) with the pointer already on the control, so hover is
         part of it; for a twin, the same scroll position. Focus rings redrawn by the input
@@ -329,9 +402,13 @@ class _Probe:
         if lock.static:
             if act.kind != "keyboard":
                 await a.point(act.x, act.y)
-                if not await a.call("idle"):  # a hover transition: let it finish, it is not the response
+                # a hover transition: let it finish, it is not the response
+                if not await a.call("idle"):
                     await a.run(self.cfg.settle_ms)
-            before = (await a.snapshot(skip), await a.screenshot() if self.cfg.pixel_check else None)
+            before = (
+                await a.snapshot(skip),
+                await a.screenshot() if self.cfg.pixel_check else None,
+            )
         elif lock.b is not None and act.kind != "keyboard":
             await lock.b.call("aim", c.index)  # same scroll position
             # the pointer reaches the control on both pages at the same virtual time, so hover
@@ -340,7 +417,9 @@ class _Probe:
         # an element that loses focus to the input redraws its focus ring: not a response
         # (in the twin too: its focus is mirrored by script, which draws rings differently)
         had_focus = await a.call("focused")
-        act.also_mask = [await a.call("box", had_focus)] if had_focus >= 0 and had_focus != act.index else []
+        act.also_mask = (
+            [await a.call("box", had_focus)] if had_focus >= 0 and had_focus != act.index else []
+        )
         return before
 
     async def _motion_at_end(self, a: Session) -> None:
@@ -350,7 +429,8 @@ class _Probe:
         r, cfg = self.result, self.cfg
         if not self.motion or r.budget_exhausted:
             return
-        if not r.animates:  # let the inertia of the last input (a drag's damping, a transition) die down first
+        # let the inertia of the last input (a drag's damping, a transition) die down first
+        if not r.animates:
             await a.run(cfg.idle_ms)
         motion, _, _ = await observe_motion(a, cfg.settle_ms, cfg.quiet_max_ms, 2)
         r.moves_at_end = motion.startswith(MOVES)
@@ -358,7 +438,8 @@ class _Probe:
             r.moves_later, r.motion = True, motion
 
     async def _viewports(self, a: Session) -> dict:
-        """Layout measures at tablet and phone sizes (the desktop ones come from the first screen)."""
+        """Layout measures at tablet and phone sizes (the desktop ones come from the first
+        screen)."""
         out = {}
         for name, (w, h) in (("tablet", (768, 1024)), ("mobile", (375, 812))):
             await a.page.set_viewport_size({"width": w, "height": h})
@@ -367,8 +448,13 @@ class _Probe:
         return out
 
 
-async def probe_html(pool: BrowserPool, html: str, cfg: ProbeConfig | None = None, request: str = "",
-                     motion: bool = True) -> ProbeResult:
+async def probe_html(
+    pool: BrowserPool,
+    html: str,
+    cfg: ProbeConfig | None = None,
+    request: str = "",
+    motion: bool = True,
+) -> ProbeResult:
     """Probe one page; never raises for anything the page does. `request` orders the controls
     (those it names are driven first); `motion` measures whether the page still moves on its own
     after the inputs (needed when the request asks for animation; costs an idle stretch)."""
@@ -381,9 +467,16 @@ async def probe_html(pool: BrowserPool, html: str, cfg: ProbeConfig | None = Non
         result = probe.result
         msg = f"{type(e).__name__}: {e}".splitlines()[0][:240]
         if is_timeout(e) or isinstance(e, PageHung):
-            result.outcome, result.reason = "page_hung", f"page hung: it stopped answering for {probe.hang_s:g} s (busy main thread or runaway script)"
+            result.outcome, result.reason = (
+                "page_hung",
+                f"page hung: it stopped answering for {probe.hang_s:g} s "
+                "(busy main thread or runaway script)",
+            )
         elif "Execution context was destroyed" in msg or "navigat" in msg.lower():
-            result.outcome, result.reason = "page_navigated", f"page reloads or navigates by itself: {msg}"
+            result.outcome, result.reason = (
+                "page_navigated",
+                f"page reloads or navigates by itself: {msg}",
+            )
         elif "crash" in msg.lower() or "Target closed" in msg or "has been closed" in msg:
             result.outcome, result.reason = "page_crashed", f"page crashed: {msg}"
         else:

@@ -18,13 +18,56 @@ from cogevol.probe.config import Action, Control, ProbeConfig
 if TYPE_CHECKING:
     from cogevol.probe.session import Session
 
-KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Space", "Enter", "KeyW", "KeyA", "KeyS", "KeyD")
+KEYS = (
+    "ArrowLeft",
+    "ArrowRight",
+    "ArrowUp",
+    "ArrowDown",
+    "Space",
+    "Enter",
+    "KeyW",
+    "KeyA",
+    "KeyS",
+    "KeyD",
+)
 
 # key values as handlers compare them -> Playwright key names
-_NAMED = {"Enter", "Escape", "Tab", "Backspace", "Delete", "Home", "End", "PageUp", "PageDown", "Shift", "Control", "Alt",
-          "Meta", "Space", "Insert", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", *(f"F{k}" for k in range(1, 13))}
-_KEYCODES = {8: "Backspace", 9: "Tab", 13: "Enter", 27: "Escape", 32: "Space", 37: "ArrowLeft", 38: "ArrowUp",
-             39: "ArrowRight", 40: "ArrowDown", 46: "Delete", **{c: chr(c).lower() for c in range(65, 91)}, **{c: chr(c) for c in range(48, 58)}}
+_NAMED = {
+    "Enter",
+    "Escape",
+    "Tab",
+    "Backspace",
+    "Delete",
+    "Home",
+    "End",
+    "PageUp",
+    "PageDown",
+    "Shift",
+    "Control",
+    "Alt",
+    "Meta",
+    "Space",
+    "Insert",
+    "ArrowLeft",
+    "ArrowRight",
+    "ArrowUp",
+    "ArrowDown",
+    *(f"F{k}" for k in range(1, 13)),
+}
+_KEYCODES = {
+    8: "Backspace",
+    9: "Tab",
+    13: "Enter",
+    27: "Escape",
+    32: "Space",
+    37: "ArrowLeft",
+    38: "ArrowUp",
+    39: "ArrowRight",
+    40: "ArrowDown",
+    46: "Delete",
+    **{c: chr(c).lower() for c in range(65, 91)},
+    **{c: chr(c) for c in range(48, 58)},
+}
 
 
 def key_name(value: str) -> str | None:
@@ -48,7 +91,9 @@ def key_name(value: str) -> str | None:
 def _words(text: str) -> set[str]:
     """Words of a label or request for matching them against each other (CJK: characters)."""
     text = text.lower()
-    return {w for w in re.findall(r"[^\W\d_]{3,}", text) if w.isascii()} | set(re.findall(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", text))
+    return {w for w in re.findall(r"[^\W\d_]{3,}", text) if w.isascii()} | set(
+        re.findall(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", text)
+    )
 
 
 def order_controls(controls: list[Control], request: str) -> list[int]:
@@ -58,18 +103,25 @@ def order_controls(controls: list[Control], request: str) -> list[int]:
     operable = [k for k, c in enumerate(controls) if c.status == "operable"]
     if not asked:
         return operable
-    if re.search(r"\b(key|keys|keyboard|arrow|wasd|press)\b|键盘|按键|キー|키보드", request.lower()):
+    if re.search(
+        r"\b(key|keys|keyboard|arrow|wasd|press)\b|键盘|按键|キー|키보드", request.lower()
+    ):
         asked |= {"keyboard"}
     named = [k for k in operable if _words(controls[k].label + " " + controls[k].kind) & asked]
     return named + [k for k in operable if k not in named]
 
 
-async def keyboard_action(a: Session, c: Control, key_values: list[str], cfg: ProbeConfig) -> Action:
+async def keyboard_action(
+    a: Session, c: Control, key_values: list[str], cfg: ProbeConfig
+) -> Action:
     """The keys pseudo-control: first the keys the handlers compare against, then the usual
     game keys, each held across frames (focused on the listener when only it listens)."""
-    box = await a.call("box", c.index) if c.index >= 0 else None  # its own focus ring is not a response
+    # its own focus ring is not a response
+    box = await a.call("box", c.index) if c.index >= 0 else None
     found = [k for k in key_values if k not in KEYS][: cfg.max_keys]
-    steps = [("key", "handler-keys", k) for k in found] + [("key", "default-keys", k) for k in KEYS][: max(0, cfg.max_keys - len(found))]
+    steps = [("key", "handler-keys", k) for k in found] + [
+        ("key", "default-keys", k) for k in KEYS
+    ][: max(0, cfg.max_keys - len(found))]
     return Action("keyboard", c.index, box=box, key_target=c.index, steps=steps)
 
 
@@ -77,7 +129,11 @@ async def pointer_action(a: Session, c: Control, aim: dict, cfg: ProbeConfig) ->
     """The input for a control aimed at (`aim`: its point and box in the viewport); None, with
     the control marked not operable, when there is nothing to do (a select with one option)."""
     x, y, box = aim["x"], aim["y"], aim["box"]
-    drag = [("drag", "drag", x, y, x + min(80, box[2] / 3 + 20), y + min(40, box[3] / 3 + 10))] if c.drag else []
+    drag = (
+        [("drag", "drag", x, y, x + min(80, box[2] / 3 + 20), y + min(40, box[3] / 3 + 10))]
+        if c.drag
+        else []
+    )
     if c.kind == "select":
         option = await a.call("nextOption", c.index)
         if option < 0:
@@ -85,15 +141,24 @@ async def pointer_action(a: Session, c: Control, aim: dict, cfg: ProbeConfig) ->
             return None
         steps = [("select", "select", option)]
     elif c.kind == "text":
-        number = await a.page.evaluate("(i) => window.__cogevolProbe.controls[i].type === 'number'", c.index)
+        number = await a.page.evaluate(
+            "(i) => window.__cogevolProbe.controls[i].type === 'number'", c.index
+        )
         steps = [("type", "type", x, y, "42" if number else " hello world")]
     elif c.kind == "range":
         steps = [("click", "range", box[0] + 0.85 * box[2], y)]
     elif c.kind == "canvas":
         x0, y0, w, h = box
-        steps = [("tap", "canvas-points", x0 + fx * w, y0 + fy * h) for fx, fy in ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))]
+        steps = [
+            ("tap", "canvas-points", x0 + fx * w, y0 + fy * h)
+            for fx, fy in ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
+        ]
         # drawn shapes are worth clicking only where something listens for the click
-        shapes = await a.call("shapeTargets", c.index, cfg.canvas_shapes) if cfg.canvas_shapes and c.hears else []
+        shapes = (
+            await a.call("shapeTargets", c.index, cfg.canvas_shapes)
+            if cfg.canvas_shapes and c.hears
+            else []
+        )
         steps += [("tap", "canvas-shapes", sx, sy) for sx, sy in shapes]
         steps += drag
     else:

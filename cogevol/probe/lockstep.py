@@ -28,10 +28,17 @@ class Lockstep:
     state just before the input is the counterfactual and no twin is open. `b`: the twin.
     `use_twin`: False once the baseline method decides the remaining controls."""
 
-    def __init__(self, open_page: Callable[[contextlib.AsyncExitStack], Awaitable[Session]],
-                 stack: contextlib.AsyncExitStack, cfg: ProbeConfig, result: ProbeResult, n_controls: int):
+    def __init__(
+        self,
+        open_page: Callable[[contextlib.AsyncExitStack], Awaitable[Session]],
+        stack: contextlib.AsyncExitStack,
+        cfg: ProbeConfig,
+        result: ProbeResult,
+        n_controls: int,
+    ):
         self.open_page, self.stack, self.cfg, self.result = open_page, stack, cfg, result
-        self.n_controls = n_controls  # controls the page under test discovered: the twin must find as many
+        # controls the page under test discovered: the twin must find as many
+        self.n_controls = n_controls
         self.history: list[tuple[int, Action]] = []  # (virtual time, action) of every input so far
         self.b: Session | None = None
         self.use_twin = cfg.method == "twin"
@@ -40,15 +47,26 @@ class Lockstep:
     @property
     def method(self) -> str:
         """The counterfactual that decided, as the report names it."""
-        return ("twin" if self.b is not None or not self.static else "idle-state") if self.use_twin else "baseline"
+        return (
+            ("twin" if self.b is not None or not self.static else "idle-state")
+            if self.use_twin
+            else "baseline"
+        )
 
-    async def begin(self, a: Session, animates: bool, anything_to_drive: bool, deadline: float) -> None:
+    async def begin(
+        self, a: Session, animates: bool, anything_to_drive: bool, deadline: float
+    ) -> None:
         """An idle page (no timers, no frames pending) shows without input exactly what it shows
         now: its own state before the input is the counterfactual, and no twin is needed until
         an input wakes it up. Otherwise a twin runs in lockstep from the start."""
         cfg = self.cfg
         self.static = self.use_twin and cfg.idle_shortcut and not animates and await a.call("idle")
-        if self.use_twin and anything_to_drive and not self.static and time.perf_counter() < deadline:
+        if (
+            self.use_twin
+            and anything_to_drive
+            and not self.static
+            and time.perf_counter() < deadline
+        ):
             await self._start(a)
 
     async def after_input(self, a: Session, act: Action) -> None:
@@ -65,8 +83,12 @@ class Lockstep:
         deterministic enough."""
         b = await self._rebuild(a.t)
         found_b = await b.call("discover") if not self.history else None
-        if (found_b is not None and len(found_b["controls"]) != self.n_controls) or await a.snapshot() != await b.snapshot():
-            log.info("probe: page is not deterministic under the seeded clock; baseline method decides")
+        if (
+            found_b is not None and len(found_b["controls"]) != self.n_controls
+        ) or await a.snapshot() != await b.snapshot():
+            log.info(
+                "probe: page is not deterministic under the seeded clock; baseline method decides"
+            )
             await self.stack.aclose()
             self.b, self.use_twin = None, False
             return
@@ -102,7 +124,10 @@ class Lockstep:
             return
         await self.stack.aclose()
         if self.result.twin_rebuilds >= self.cfg.max_twin_rebuilds:
-            log.info("probe: twin diverged %d times; baseline method decides the remaining controls", self.result.twin_rebuilds)
+            log.info(
+                "probe: twin diverged %d times; baseline method decides the remaining controls",
+                self.result.twin_rebuilds,
+            )
             self.b, self.use_twin = None, False
             return
         self.result.twin_rebuilds += 1

@@ -38,7 +38,8 @@ def judge(prev: dict, cur: dict) -> str:
         return MOVES + " canvas pixels change"
     if cur["digits"] != prev["digits"]:
         return MOVES + " visible text changes"
-    if cur["boxMoved"] and cur["dom"] == prev["dom"]:  # with the text unchanged, no reflow explains it
+    # with the text unchanged, no reflow explains it
+    if cur["boxMoved"] and cur["dom"] == prev["dom"]:
         return MOVES + " elements change size or place"
     if cur["dom"] != prev["dom"] and not cur["scene"]:
         return MOVES + " numbers tick"
@@ -50,8 +51,9 @@ def changed(prev: dict, cur: dict) -> bool:
     return any(prev[k] != cur[k] for k in ("dom", "paint", "box", "canvas"))
 
 
-async def observe_motion(a: Session, min_ms: int, max_ms: int, steps: int,
-                         on_step: Callable[[dict], None] | None = None) -> tuple[str, bool, int]:
+async def observe_motion(
+    a: Session, min_ms: int, max_ms: int, steps: int, on_step: Callable[[dict], None] | None = None
+) -> tuple[str, bool, int]:
     """Run the page untouched for at least `min_ms` of virtual time in `steps` steps, and up to
     `max_ms` while nothing has changed and the page is not idle. Returns (evidence, changed,
     virtual ms run): evidence starts with MOVES when something moved, else with STILL and why.
@@ -75,7 +77,12 @@ async def observe_motion(a: Session, min_ms: int, max_ms: int, steps: int,
     if moved:
         return moved, True, t
     if counter:
-        return STILL + " only a counter changes (digits over a still scene: FPS, frame number or time)", True, t
+        return (
+            STILL
+            + " only a counter changes (digits over a still scene: FPS, frame number or time)",
+            True,
+            t,
+        )
     if any_change:
         return STILL + " only canvas text with numbers changes", True, t
     return STILL + f" nothing changes in {t} ms", False, t

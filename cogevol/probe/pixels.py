@@ -21,7 +21,12 @@ def screen_fill(png: bytes) -> float:
     from PIL import Image
 
     im = Image.open(BytesIO(png)).convert("RGB")
-    cells = np.asarray(im.resize((max(1, im.width // 8), max(1, im.height // 8)), Image.BOX)).reshape(-1, 3).astype(np.int32) >> 4
+    cells = (
+        np.asarray(im.resize((max(1, im.width // 8), max(1, im.height // 8)), Image.BOX))
+        .reshape(-1, 3)
+        .astype(np.int32)
+        >> 4
+    )
     keys = (cells[:, 0] << 8) | (cells[:, 1] << 4) | cells[:, 2]
     mode = cells[np.bincount(keys).argmax() == keys][0]
     return round(float((np.abs(cells - mode).max(axis=1) > 1).mean()), 4)

@@ -32,10 +32,19 @@ T0 = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
 def instrument_script(cfg: ProbeConfig) -> str:
     """The init script every probed page (and its twin) gets: the same seed and frame length,
     so that two copies of a page run the same way."""
-    return _INSTRUMENT.replace("__SEED__", str(int(cfg.seed))).replace("__FRAME_MS__", str(int(cfg.frame_ms))) + "\n" + _PAGE_JS
+    return (
+        _INSTRUMENT.replace("__SEED__", str(int(cfg.seed))).replace(
+            "__FRAME_MS__", str(int(cfg.frame_ms))
+        )
+        + "\n"
+        + _PAGE_JS
+    )
 
 
-_RENDERS = re.compile(r"<canvas|getContext\s*\(|webgl|three(\.module)?(\.min)?\.js|babylon|pixi|p5(\.min)?\.js|regl", re.I)
+_RENDERS = re.compile(
+    r"<canvas|getContext\s*\(|webgl|three(\.module)?(\.min)?\.js|babylon|pixi|p5(\.min)?\.js|regl",
+    re.I,
+)
 
 
 def renders(html: str) -> bool:
@@ -47,19 +56,31 @@ def renders(html: str) -> bool:
 
 def is_timeout(e: BaseException) -> bool:
     """Whether an exception is a timeout (asyncio's or Playwright's): the page, not the probe."""
-    return isinstance(e, asyncio.TimeoutError) or "Timeout" in type(e).__name__ or "Timeout" in str(e).split("\n")[0]
+    return (
+        isinstance(e, asyncio.TimeoutError)
+        or "Timeout" in type(e).__name__
+        or "Timeout" in str(e).split("\n")[0]
+    )
 
 
 class Session:
     """One page under a paused virtual clock."""
 
-    def __init__(self, page: Any, timeout_s: float = 3.0, slice_ms: int = 100,
-                 on_error: Callable[[str], None] | None = None, hang_s: float = 1.5):
+    def __init__(
+        self,
+        page: Any,
+        timeout_s: float = 3.0,
+        slice_ms: int = 100,
+        on_error: Callable[[str], None] | None = None,
+        hang_s: float = 1.5,
+    ):
         self.page = page
         self.hang_s = hang_s  # how long the main thread may not answer before the page is hung
-        self.timeout_s = max(timeout_s, hang_s)  # a call waits as long: a slow answer is still an answer
+        # a call waits as long: a slow answer is still an answer
+        self.timeout_s = max(timeout_s, hang_s)
         self.slice_ms = max(1, slice_ms)
-        self.on_error = on_error  # page errors thrown out of timer callbacks (the clock rethrows them)
+        # page errors thrown out of timer callbacks (the clock rethrows them)
+        self.on_error = on_error
         self.t = 0
         self.crashed = False
         page.on("crash", self._on_crash)
@@ -100,7 +121,12 @@ class Session:
                 # a timer callback threw: the clock ran the whole slice and rethrows the page's
                 # first error, which is the page's defect, not the probe's
                 msg = str(e).split("\n")[0]
-                if not msg.startswith("Clock.run_for:") or is_timeout(e) or "closed" in msg or "crash" in msg.lower():
+                if (
+                    not msg.startswith("Clock.run_for:")
+                    or is_timeout(e)
+                    or "closed" in msg
+                    or "crash" in msg.lower()
+                ):
                     raise
                 if self.on_error is not None:
                     self.on_error(msg.removeprefix("Clock.run_for:").strip())
@@ -110,7 +136,10 @@ class Session:
     async def call(self, fn: str, *args: Any) -> Any:
         """Call the instrumentation (page.js); bounded, as a page that pegs its main thread
         never answers."""
-        return await asyncio.wait_for(self.page.evaluate(f"(a) => window.__cogevolProbe.{fn}(...a)", list(args)), self.timeout_s)
+        return await asyncio.wait_for(
+            self.page.evaluate(f"(a) => window.__cogevolProbe.{fn}(...a)", list(args)),
+            self.timeout_s,
+        )
 
     async def perform(self, act: Action, cfg: ProbeConfig) -> None:
         """All the steps of an action, as when replaying it on the twin."""
@@ -119,8 +148,11 @@ class Session:
 
     async def gesture(self, step: Step, act: Action, cfg: ProbeConfig) -> None:
         """One real input, bounded: a handler that never returns blocks input dispatch too."""
-        await asyncio.wait_for(_gesture(self, step, act, cfg), self.timeout_s + (cfg.key_hold_ms + 200) / 100)
-        await self.call("sync")  # a transition or animation the input started is held from the input's virtual time
+        await asyncio.wait_for(
+            _gesture(self, step, act, cfg), self.timeout_s + (cfg.key_hold_ms + 200) / 100
+        )
+        # a transition or animation the input started is held from the input's virtual time
+        await self.call("sync")
 
     async def point(self, x: float, y: float) -> None:
         """Move the pointer (hover styles and their transitions start at this virtual time)."""

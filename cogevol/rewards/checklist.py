@@ -12,8 +12,10 @@ The format (JSON, version 1; docs/checklist.md):
     {"version": 1, "source": "rules" | "llm", "language": "en",
      "checks": [{"check": "language", "value": "en", "weight": 1.0, "must": true, "cue": "..."},
                 {"check": "control", "value": "range", "weight": 1.0, "cue": "slider"},
-                {"check": "label", "value": "Reset", ...}, {"check": "key", "value": "ArrowKeys", ...},
-                {"check": "count", "value": "cities", "n": 3, ...}, {"check": "mentions", "value": "planets", "must": true, ...},
+                {"check": "label", "value": "Reset", ...},
+                {"check": "key", "value": "ArrowKeys", ...},
+                {"check": "count", "value": "cities", "n": 3, ...},
+                {"check": "mentions", "value": "planets", "must": true, ...},
                 {"check": "slides", "n": 5, ...}, {"check": "element", "value": "chart", ...}]}
 
 Each check, run against an answer, is `met`, `unmet` or `unverifiable`, with a reason; an
@@ -22,8 +24,8 @@ undriven) is never counted against the answer.
 
 Two planners write the same format: `plan_rules` (offline, always available; the lexicon in
 checklist_lexicon.yaml covers the eight traffic languages) and an LLM planner through the teacher
-endpoint or its replay file (cogevol.rewards.checklist_planner). Checklists are planned once per prompt and stored with it; the
-scorers plan with the rules when an item comes without one.
+endpoint or its replay file (cogevol.rewards.checklist_planner). Checklists are planned once per
+prompt and stored with it; the scorers plan with the rules when an item comes without one.
 """
 
 from __future__ import annotations
@@ -49,18 +51,28 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 _LATIN_WORD = re.compile(r"[a-z\u00c0-\u024f][a-z\u00c0-\u024f'\-]*[a-z\u00c0-\u024f]|[a-z]")
-_ELISION = re.compile(r"\b(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu)[''](?=[a-z\u00c0-\u024f])")  # French and Italian: d'eau, l'orthographe, qu'il
+# French and Italian: d'eau, l'orthographe, qu'il
+_ELISION = re.compile(r"\b(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu)[''](?=[a-z\u00c0-\u024f])")
 
 
 def latin_words(text: str) -> list[str]:
     """The Latin-script words of a normalised text, elided articles split off (d'eau -> eau)."""
     return _LATIN_WORD.findall(_ELISION.sub(" ", text))
+
+
 # code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
 # file names, colours and hyphenated fragments ("single-file")
-_CODE = re.compile(r"`[^`]*`|\b[a-z]+[A-Z]\w*|\b\w*_\w+|(?<![A-Za-z0-9_])[A-Za-z_]*\d[A-Za-z0-9_]*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,6}\b|\b\w+-(?=\w)")
-_LABELLED = re.compile(r"\b(label(?:l)?ed|called|named|titled|saying|reads)\b|etiquetad|intitul|beschrift|rotulad|标为|写着|ラベル|라벨")
-_NAMED_BUTTON = re.compile(r"\b([A-Z][a-z]+)(?:\s+and\s+([A-Z][a-z]+))?\s+buttons?\b")  # "a Fire button", "Step and Reset buttons"
-_QUOTED = re.compile(r"[\"“”«»„「『]\s*([^\"“”«»„」』]{1,30}?)\s*[\"“”«»」』]|(?<![a-z])'([^']{1,30})'(?![a-z])")
+_CODE = re.compile(
+    r"`[^`]*`|\b[a-z]+[A-Z]\w*|\b\w*_\w+|(?<![A-Za-z0-9_])[A-Za-z_]*\d[A-Za-z0-9_]*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,6}\b|\b\w+-(?=\w)"
+)
+_LABELLED = re.compile(
+    r"\b(label(?:l)?ed|called|named|titled|saying|reads)\b|etiquetad|intitul|beschrift|rotulad|标为|写着|ラベル|라벨"
+)
+# "a Fire button", "Step and Reset buttons"
+_NAMED_BUTTON = re.compile(r"\b([A-Z][a-z]+)(?:\s+and\s+([A-Z][a-z]+))?\s+buttons?\b")
+_QUOTED = re.compile(
+    r"[\"“”«»„「『]\s*([^\"“”«»„」』]{1,30}?)\s*[\"“”«»」』]|(?<![a-z])'([^']{1,30})'(?![a-z])"
+)
 
 
 @dataclass(frozen=True)
@@ -72,7 +84,8 @@ class Check:
     value: str = ""
     n: int | None = None
     weight: float = 1.0
-    must: bool = False  # a must-have: an answer missing every must-have fails the gate (probe.terms.fulfilment_gate)
+    # a must-have: an answer missing every must-have fails the gate (probe.terms.fulfilment_gate)
+    must: bool = False
     cue: str = ""  # the words of the request it came from
 
     def __post_init__(self) -> None:
@@ -88,8 +101,15 @@ class Checklist:
     note: str = ""  # why it was not planned the configured way (a fallback to the rules), else ""
 
     def to_json(self) -> dict[str, Any]:
-        out = {"version": VERSION, "source": self.source, "language": self.language,
-               "checks": [{k: v for k, v in asdict(c).items() if v not in (None, "", False) or k == "check"} for c in self.checks]}
+        out = {
+            "version": VERSION,
+            "source": self.source,
+            "language": self.language,
+            "checks": [
+                {k: v for k, v in asdict(c).items() if v not in (None, "", False) or k == "check"}
+                for c in self.checks
+            ],
+        }
         return {**out, "note": self.note} if self.note else out
 
     @classmethod
@@ -107,7 +127,9 @@ class Checklist:
         extra = set(d) - {"version", "source", "language", "checks", "note"}
         if extra:
             raise ValueError(f"unknown checklist field(s) {sorted(extra)}")
-        return cls(tuple(checks), d.get("source", "rules"), d.get("language", ""), d.get("note", ""))
+        return cls(
+            tuple(checks), d.get("source", "rules"), d.get("language", ""), d.get("note", "")
+        )
 
 
 @dataclass
@@ -120,7 +142,12 @@ class CheckResult:
     must: bool = False
 
     def as_dict(self) -> dict[str, Any]:
-        return {"check": self.check, "value": self.value, "status": self.status, "reason": self.reason}
+        return {
+            "check": self.check,
+            "value": self.value,
+            "status": self.status,
+            "reason": self.reason,
+        }
 
 
 # --- lexicon ----------------------------------------------------------------------------------
@@ -156,7 +183,8 @@ class _Lexicon:
     generic: frozenset[str]
     generic_cjk: tuple[str, ...]
     function_words: dict[str, frozenset[str]]
-    purposes: tuple[tuple[str, bool, re.Pattern, re.Pattern], ...]  # (name, inherent, request words, label words)
+    # (name, inherent, request words, label words)
+    purposes: tuple[tuple[str, bool, re.Pattern, re.Pattern], ...]
     toggle_rx: re.Pattern
 
 
@@ -167,31 +195,59 @@ def lexicon() -> _Lexicon:
     def flat(d: dict) -> list[str]:
         return [w for ws in d.values() for w in ws]
 
-    numbers = {normalise(str(k)): int(v) for lang in data["numbers"].values() for k, v in lang.items()}
+    numbers = {
+        normalise(str(k)): int(v) for lang in data["numbers"].values() for k, v in lang.items()
+    }
     latin_nums = sorted((k for k in numbers if not _CJK_RUN.search(k)), key=len, reverse=True)
     cjk_nums = sorted((k for k in numbers if _CJK_RUN.search(k)), key=len, reverse=True)
-    number_rx = re.compile(r"(?<![0-9A-Za-z.])(\d{1,3})(?![\d.,:])|(?<![\w])(" + "|".join(map(re.escape, latin_nums)) + r")(?![\w])|("
-                           + "|".join(map(re.escape, cjk_nums)) + ")")
-    generic = {normalise(w) for group in ("generic", "styling") for ws in data[group].values() for w in ws}
+    number_rx = re.compile(
+        r"(?<![0-9A-Za-z.])(\d{1,3})(?![\d.,:])|(?<![\w])("
+        + "|".join(map(re.escape, latin_nums))
+        + r")(?![\w])|("
+        + "|".join(map(re.escape, cjk_nums))
+        + ")"
+    )
+    generic = {
+        normalise(w) for group in ("generic", "styling") for ws in data[group].values() for w in ws
+    }
     fw = {lang: frozenset(normalise(w) for w in ws) for lang, ws in data["function_words"].items()}
     # the language of a request also shows in how it asks ("erstelle", "crea", "crie"): each
     # language's request vocabulary that no other Latin language shares counts for it too
-    latin = {lang: {normalise(w) for w in data["generic"].get(lang, []) if not _CJK_RUN.search(normalise(w))} for lang in fw}
-    own = {lang: words - set().union(*(v for k, v in latin.items() if k != lang)) for lang, words in latin.items()}
+    latin = {
+        lang: {
+            normalise(w) for w in data["generic"].get(lang, []) if not _CJK_RUN.search(normalise(w))
+        }
+        for lang in fw
+    }
+    own = {
+        lang: words - set().union(*(v for k, v in latin.items() if k != lang))
+        for lang, words in latin.items()
+    }
     cues = {lang: fw[lang] | frozenset(own[lang]) for lang in fw}
     return _Lexicon(
         controls=tuple((kind, _cue_rx(flat(langs))) for kind, langs in data["controls"].items()),
         keys=tuple((key, _cue_rx(words)) for key, words in data["keys"].items()),
-        numbers=numbers, number_rx=number_rx,
+        numbers=numbers,
+        number_rx=number_rx,
         count_skip=frozenset(normalise(w) for ws in data["count_skip"].values() for w in ws),
         counters=tuple(sorted(data["counters"], key=len, reverse=True)),
         elements=tuple((kind, _cue_rx(words)) for kind, words in data["slide_elements"].items()),
         slide_rx=_cue_rx(data["slide_words"]),
-        generic=frozenset(w for w in generic if not _CJK_RUN.search(w)) | frozenset().union(*fw.values()),
-        generic_cjk=tuple(sorted((w for w in generic if _CJK_RUN.search(w)), key=len, reverse=True)),
+        generic=frozenset(w for w in generic if not _CJK_RUN.search(w))
+        | frozenset().union(*fw.values()),
+        generic_cjk=tuple(
+            sorted((w for w in generic if _CJK_RUN.search(w)), key=len, reverse=True)
+        ),
         function_words=cues,
-        purposes=tuple((name, bool(p.get("inherent")), _cue_rx(p["words"]), _cue_rx(p["words"] + p.get("labels", [])))
-                       for name, p in data["purposes"].items()),
+        purposes=tuple(
+            (
+                name,
+                bool(p.get("inherent")),
+                _cue_rx(p["words"]),
+                _cue_rx(p["words"] + p.get("labels", [])),
+            )
+            for name, p in data["purposes"].items()
+        ),
         toggle_rx=_cue_rx(data["toggle_words"]),
     )
 
@@ -203,7 +259,11 @@ def detect_language(text: str, min_letters: int = 12) -> str:
     """The language of a text, by script (hangul: ko, kana: ja, Han: zh) and, for Latin scripts,
     by the function words of en/es/fr/de/pt; "" when there is too little text to tell."""
     text = normalise(text or "")
-    han, kana, hangul = len(_HAN.findall(text)), len(_KANA.findall(text)), len(_HANGUL.findall(text))
+    han, kana, hangul = (
+        len(_HAN.findall(text)),
+        len(_KANA.findall(text)),
+        len(_HANGUL.findall(text)),
+    )
     words = latin_words(text)
     latin = sum(len(w) for w in words)
     cjk = han + kana + hangul
@@ -252,13 +312,14 @@ def _counts(text: str, lex: _Lexicon) -> list[tuple[int, str, str]]:
         n = int(raw) if raw.isdigit() else lex.numbers.get(raw)
         if n is None or not 2 <= n <= 100:
             continue
-        rest = text[m.end():m.end() + 24]
+        rest = text[m.end() : m.end() + 24]
         if m.group(3) or _CJK_RUN.match(rest.lstrip()):
             rest = rest.lstrip()
             counter = next((c for c in lex.counters if rest.startswith(c)), "")
-            if m.group(3) and not counter:  # a CJK numeral counts only before a counter word (三个, 다섯 개), not inside words
+            # a CJK numeral counts only before a counter word (三个, 다섯 개), not inside words
+            if m.group(3) and not counter:
                 continue
-            rest = rest[len(counter):].lstrip()
+            rest = rest[len(counter) :].lstrip()
             noun = re.match(r"[\u3400-\u9fff\u30a0-\u30ff]+|[\uac00-\ud7af]+", rest)
             noun = re.sub(r"(이|가|을|를|은|는|의|들)$", "", noun.group()) if noun else ""
             noun = re.split(r"[的之の]", noun)[0][:4]
@@ -269,7 +330,7 @@ def _counts(text: str, lex: _Lexicon) -> list[tuple[int, str, str]]:
                 noun = ""
         if len(noun) < (1 if _CJK_RUN.search(noun or "a") else 3) or noun in lex.count_skip:
             continue
-        out.append((n, noun, text[m.start():m.end() + len(noun) + 6].strip()))
+        out.append((n, noun, text[m.start() : m.end() + len(noun) + 6].strip()))
     return out
 
 
@@ -289,18 +350,25 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
         button = next(rx for kind, rx in lex.controls if kind == "click")
         for m in _QUOTED.finditer(request):
             label = (m.group(1) or m.group(2) or "").strip()
-            near = normalise(request[max(0, m.start() - 30):m.end() + 30])
-            # a quoted name is a label when the request says it is on a control ("a 'Reset' button"),
-            # not code it quotes ('gameCanvas', '2d')
-            if label and len(label) <= 30 and not _CODE.fullmatch(label) and not _CODE.match(label) and (
-                    button.search(near) or _LABELLED.search(near)):
+            near = normalise(request[max(0, m.start() - 30) : m.end() + 30])
+            # a quoted name is a label when the request says it is on a control ("a 'Reset'
+            # button"), not code it quotes ('gameCanvas', '2d')
+            if (
+                label
+                and len(label) <= 30
+                and not _CODE.fullmatch(label)
+                and not _CODE.match(label)
+                and (button.search(near) or _LABELLED.search(near))
+            ):
                 checks.append(Check("label", label, cue=m.group()))
-        purposes = []  # controls named by what they do: "a reset button", "pause and resume", "a Fire button"
+        # controls named by what they do: "a reset button", "pause and resume", "a Fire button"
+        purposes = []
         for _, inherent, rx, _ in lex.purposes:
             for m in rx.finditer(text):
-                near = text[max(0, m.start() - 40):m.end() + 40]
+                near = text[max(0, m.start() - 40) : m.end() + 40]
                 if inherent or button.search(near) or lex.toggle_rx.search(near):
-                    word = m.group().split("-")[0] if button.search(m.group()) else m.group()  # "reset-knopf"
+                    # "reset-knopf"
+                    word = m.group().split("-")[0] if button.search(m.group()) else m.group()
                     checks.append(Check("label", word, cue=word))
                     purposes.append(rx)
                     break
@@ -309,7 +377,8 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
                 if normalise(word) not in lex.generic:
                     checks.append(Check("label", word, cue=normalise(word)))
         if len([c for c in checks if c.check == "label"]) >= len(button.findall(text)):
-            checks = [c for c in checks if (c.check, c.value) != ("control", "click")]  # every button named is a label check
+            # every button named is a label check
+            checks = [c for c in checks if (c.check, c.value) != ("control", "click")]
         for key, rx in lex.keys:
             m = rx.search(text)
             if m:
@@ -321,13 +390,23 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
         for m in lex.number_rx.finditer(text):
             raw = m.group(1) or m.group(2) or m.group(3)
             n = int(raw) if raw.isdigit() else lex.numbers.get(raw)
-            # the number of slides is the number right before a slide word ("5 slides", "a 5-slide deck",
-            # "6张幻灯片", "5枚のスライド", "12장") or right after one ("slides: 5"), not any number near one
-            after = re.sub(r"^[\s\-–]*(?:枚の?|개의\s*)?", "", text[m.end():m.end() + 16])
-            before = text[max(0, m.start() - 16):m.start()]
-            if n and 1 <= n <= 40 and (lex.slide_rx.match(after) or re.match(r"\s*(?:枚|张|页|頁|장)", text[m.end():])
-                                       or re.search(r"(?:slides?|folien|diapositivas?|スライド|슬라이드)\s*[:(]\s*$", before)):
-                checks.append(Check("slides", n=n, cue=text[m.start():m.end() + 12].strip()))
+            # the number of slides is the number right before a slide word ("5 slides",
+            # "a 5-slide deck", "6张幻灯片", "5枚のスライド", "12장") or right after one
+            # ("slides: 5"), not any number near one
+            after = re.sub(r"^[\s\-–]*(?:枚の?|개의\s*)?", "", text[m.end() : m.end() + 16])
+            before = text[max(0, m.start() - 16) : m.start()]
+            if (
+                n
+                and 1 <= n <= 40
+                and (
+                    lex.slide_rx.match(after)
+                    or re.match(r"\s*(?:枚|张|页|頁|장)", text[m.end() :])
+                    or re.search(
+                        r"(?:slides?|folien|diapositivas?|スライド|슬라이드)\s*[:(]\s*$", before
+                    )
+                )
+            ):
+                checks.append(Check("slides", n=n, cue=text[m.start() : m.end() + 12].strip()))
                 break
         seen = text
         for kind, rx in lex.elements:
@@ -336,19 +415,29 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
                 checks.append(Check("element", kind, cue=m.group()))
                 seen = rx.sub(" ", seen)
     labels = {normalise(c.value) for c in checks if c.check == "label"}
-    rest = normalise(_CODE.sub(" ", request))  # identifiers, file names and numbers are how to build it, not what to show
+    # identifiers, file names and numbers are how to build it, not what to show
+    rest = normalise(_CODE.sub(" ", request))
     for c in checks:  # the words that named a control, a key or an element are not the topic
         if c.check in ("control", "key", "element", "label") and c.cue:
             rest = rest.replace(c.cue, " ")
-    for rx in purposes if modality == "html" else ():  # nor are the words of a named control's purpose ("pause and resume")
+    # nor are the words of a named control's purpose ("pause and resume")
+    for rx in purposes if modality == "html" else ():
         rest = rx.sub(" ", rest)
     words = [w for w in _content_words(rest, lex) if w not in labels]
     for w in words:
         checks.append(Check("mentions", w, weight=round(2 / len(words), 4), must=True, cue=w))
     labels = [normalise(c.value) for c in checks if c.check == "label"]
-    checks = [c for c in checks if c.check != "label" or not any(normalise(c.value) in v and normalise(c.value) != v for v in labels)]
-    unique = {(c.check, normalise(c.value), c.n): c for c in reversed(checks)}  # a thing asked twice is one check
-    return Checklist(tuple(c for c in checks if unique[(c.check, normalise(c.value), c.n)] is c), "rules", lang)
+    checks = [
+        c
+        for c in checks
+        if c.check != "label"
+        or not any(normalise(c.value) in v and normalise(c.value) != v for v in labels)
+    ]
+    # a thing asked twice is one check
+    unique = {(c.check, normalise(c.value), c.n): c for c in reversed(checks)}
+    return Checklist(
+        tuple(c for c in checks if unique[(c.check, normalise(c.value), c.n)] is c), "rules", lang
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -382,10 +471,15 @@ def _mentioned(word: str, tokens: set[str], text: str) -> bool:
         return all(_mentioned(w, tokens, text) for w in parts)
     word = parts[0] if parts else word
     if _CJK_RUN.fullmatch(word):
-        return word in text or (len(word) >= 3 and any(word[i:i + 2] in text for i in range(len(word) - 1)))
+        return word in text or (
+            len(word) >= 3 and any(word[i : i + 2] in text for i in range(len(word) - 1))
+        )
     w = _strip_accents(word)
-    stem = w[:max(4, len(w) - 2)] if len(w) >= 6 else w
-    return any(t == w or t.startswith(stem) or (len(t) >= 3 and w.startswith(t) and len(w) - len(t) <= 2) for t in tokens)
+    stem = w[: max(4, len(w) - 2)] if len(w) >= 6 else w
+    return any(
+        t == w or t.startswith(stem) or (len(t) >= 3 and w.startswith(t) and len(w) - len(t) <= 2)
+        for t in tokens
+    )
 
 
 @dataclass
@@ -394,10 +488,12 @@ class PageFacts:
     text), the controls and their verdicts, repeated groups, and the source (for scenes)."""
 
     text: str = ""
-    controls: list[dict] = field(default_factory=list)  # {"kind", "type", "label", "verdict", "status"}
+    # {"kind", "type", "label", "verdict", "status"}
+    controls: list[dict] = field(default_factory=list)
     groups: list[int] = field(default_factory=list)  # sizes of groups of alike visible siblings
     source: str = ""
-    scene: bool = False  # mostly drawn (canvas, WebGL, SVG) with little text: words may be in the code only
+    # mostly drawn (canvas, WebGL, SVG) with little text: words may be in the code only
+    scene: bool = False
     slides: int | None = None
     elements: dict[str, int] = field(default_factory=dict)  # slide element types -> count
 
@@ -407,24 +503,41 @@ def _control_status(matches: list[dict], what: str) -> tuple[str, str]:
         return "unmet", f"no {what} on the page"
     if any(c.get("verdict") == "live" for c in matches):
         return "met", f"a {what} responds"
-    if any(c.get("status") == "skipped" or (c.get("status") == "operable" and not c.get("verdict")) for c in matches):
+    if any(
+        c.get("status") == "skipped" or (c.get("status") == "operable" and not c.get("verdict"))
+        for c in matches
+    ):
         return "unverifiable", f"a {what} is there; the budget ran out before it was driven"
     if any(c.get("verdict") == "dead" for c in matches):
         return "unmet", f"a {what} is there but changes nothing"
-    return "unverifiable", f"a {what} is there but could not be operated ({matches[0].get('reason', '')})"
+    return (
+        "unverifiable",
+        f"a {what} is there but could not be operated ({matches[0].get('reason', '')})",
+    )
 
 
 def run_check(c: Check, f: PageFacts) -> CheckResult:
     """One check against what the answer shows."""
+
     def res(status: str, reason: str) -> CheckResult:
-        return CheckResult(c.check, c.value if c.n is None else f"{c.n} {c.value}".strip(), status, reason, c.weight, c.must)
+        return CheckResult(
+            c.check,
+            c.value if c.n is None else f"{c.n} {c.value}".strip(),
+            status,
+            reason,
+            c.weight,
+            c.must,
+        )
 
     text = normalise(f.text)
     if c.check == "language":
         got = detect_language(f.text)
         if not got:
             return res("unverifiable", "too little text to tell the language")
-        return res("met" if got == c.value else "unmet", f"the text is in {got}" + ("" if got == c.value else f", the request in {c.value}"))
+        return res(
+            "met" if got == c.value else "unmet",
+            f"the text is in {got}" + ("" if got == c.value else f", the request in {c.value}"),
+        )
     if c.check == "mentions":
         if _mentioned(normalise(c.value), _tokens(f.text), text):
             return res("met", f"{c.value!r} is shown")
@@ -432,23 +545,51 @@ def run_check(c: Check, f: PageFacts) -> CheckResult:
             return res("met", f"{c.value!r} is named in the code of a drawn scene")
         return res("unmet", f"{c.value!r} appears nowhere on the page")
     if c.check == "control":
-        kinds = {"range": ("range", ""), "text": ("text", ""), "select": ("select", ""), "checkbox": ("click", "checkbox"),
-                 "click": ("click", "")}
+        kinds = {
+            "range": ("range", ""),
+            "text": ("text", ""),
+            "select": ("select", ""),
+            "checkbox": ("click", "checkbox"),
+            "click": ("click", ""),
+        }
         kind, typ = kinds.get(c.value, (c.value, ""))
-        matches = [x for x in f.controls if x.get("kind") == kind and (not typ or x.get("type") == typ)]
-        return res(*_control_status(matches, {"range": "slider", "text": "text field", "select": "drop-down", "checkbox": "checkbox",
-                                              "click": "button"}.get(c.value, c.value)))
+        matches = [
+            x for x in f.controls if x.get("kind") == kind and (not typ or x.get("type") == typ)
+        ]
+        return res(
+            *_control_status(
+                matches,
+                {
+                    "range": "slider",
+                    "text": "text field",
+                    "select": "drop-down",
+                    "checkbox": "checkbox",
+                    "click": "button",
+                }.get(c.value, c.value),
+            )
+        )
     if c.check == "label":
         want = normalise(c.value)
         # a label named by its purpose matches that purpose's words in any of the eight languages
-        alike = next((labels for _, _, words, labels in lexicon().purposes if words.fullmatch(want)), None)
-        matches = [x for x in f.controls if want and (want in normalise(x.get("label", ""))
-                                                    or (alike is not None and alike.search(normalise(x.get("label", "")))))]
+        alike = next(
+            (labels for _, _, words, labels in lexicon().purposes if words.fullmatch(want)), None
+        )
+        matches = [
+            x
+            for x in f.controls
+            if want
+            and (
+                want in normalise(x.get("label", ""))
+                or (alike is not None and alike.search(normalise(x.get("label", ""))))
+            )
+        ]
         if not matches and want in text:
             return res("unmet", f"{c.value!r} is shown but is not a control")
         return res(*_control_status(matches, f"control labelled {c.value!r}"))
     if c.check == "key":
-        return res(*_control_status([x for x in f.controls if x.get("kind") == "keyboard"], "key listener"))
+        return res(
+            *_control_status([x for x in f.controls if x.get("kind") == "keyboard"], "key listener")
+        )
     if c.check == "count":
         if c.n in f.groups:
             return res("met", f"a group of {c.n} alike elements")
@@ -465,20 +606,41 @@ def run_check(c: Check, f: PageFacts) -> CheckResult:
         if c.value in ("chart", "table", "image"):
             k = f.elements.get(c.value, 0)
             return res("met" if k else "unmet", f"{k} {c.value} element(s)")
-        words = {"timeline": ("timeline", "time line", "línea de tiempo", "zeitstrahl", "时间线", "タイムライン", "타임라인"),
-                 "map": ("map", "mapa", "carte", "karte", "地图", "地図", "지도")}.get(c.value, (c.value,))
+        words = {
+            "timeline": (
+                "timeline",
+                "time line",
+                "línea de tiempo",
+                "zeitstrahl",
+                "时间线",
+                "タイムライン",
+                "타임라인",
+            ),
+            "map": ("map", "mapa", "carte", "karte", "地图", "地図", "지도"),
+        }.get(c.value, (c.value,))
         if any(_mentioned(normalise(w), _tokens(f.text), text) for w in words):
             return res("met", f"a {c.value} is named on a slide")
         return res("unmet", f"no {c.value} on any slide")
     return res("unverifiable", "unknown check")
 
 
-def run_checklist(checklist: Checklist, facts: PageFacts | None, why: str = "") -> list[CheckResult]:
+def run_checklist(
+    checklist: Checklist, facts: PageFacts | None, why: str = ""
+) -> list[CheckResult]:
     """Every check against what the answer shows; with no facts (the answer never got as far
     as showing anything the checks can read), every check is unverifiable because of `why`."""
     if facts is None:
-        return [CheckResult(c.check, c.value if c.n is None else f"{c.n} {c.value}".strip(), "unverifiable", why, c.weight, c.must)
-                for c in checklist.checks]
+        return [
+            CheckResult(
+                c.check,
+                c.value if c.n is None else f"{c.n} {c.value}".strip(),
+                "unverifiable",
+                why,
+                c.weight,
+                c.must,
+            )
+            for c in checklist.checks
+        ]
     return [run_check(c, facts) for c in checklist.checks]
 
 
@@ -496,12 +658,18 @@ def fulfilment(results: list[CheckResult]) -> tuple[float | None, str]:
     missed = sum(r.weight for r in others if r.status == "unmet")
     if named:
         need = -(-len(named) // 2)
-        missed += sum(r.weight for r in named) * max(0.0, 1 - sum(r.status == "met" for r in named) / need)
+        missed += sum(r.weight for r in named) * max(
+            0.0, 1 - sum(r.status == "met" for r in named) / need
+        )
     defect = round(missed / total, 4) if total else None
     musts = [r for r in results if r.must]
     why = ""
     if musts and all(r.status == "unmet" for r in musts):
         names = [r.value for r in musts if r.check == "mentions"][:3]
         lang = next((r.reason for r in musts if r.check == "language"), "")
-        why = "answers another request: " + "; ".join(x for x in (lang, f"none of {', '.join(map(repr, names))} appears" if names else "") if x)
+        why = "answers another request: " + "; ".join(
+            x
+            for x in (lang, f"none of {', '.join(map(repr, names))} appears" if names else "")
+            if x
+        )
     return defect, why

@@ -44,12 +44,18 @@ log = logging.getLogger(__name__)
 LANGUAGES = ("en", "es", "fr", "de", "pt", "zh", "ja", "ko")
 CONTROL_KINDS = ("range", "text", "select", "checkbox", "click")
 ELEMENTS = ("chart", "table", "timeline", "map", "image")
-KINDS = {"html": ("control", "label", "key", "count", "mentions"),
-         "slide": ("slides", "element", "count", "mentions")}  # `language` comes from the reply's own field
+KINDS = {
+    "html": ("control", "label", "key", "count", "mentions"),
+    # `language` comes from the reply's own field
+    "slide": ("slides", "element", "count", "mentions"),
+}
 NOT_IN_REPLAY = "not in the replay file"
 
-SYSTEM_PROMPT = """You plan acceptance checks for a user's request, before anyone answers it. The answer will be {what}.
-Derive the checks from the request alone: you never see an answer. A check is something the request itself names, that a browser can verify on the answer; do not invent requirements the request does not state.
+SYSTEM_PROMPT = """You plan acceptance checks for a user's request, before anyone answers it. The \
+answer will be {what}.
+Derive the checks from the request alone: you never see an answer. A check is something the \
+request itself names, that a browser can verify on the answer; do not invent requirements the \
+request does not state.
 
 Reply with one JSON object and nothing else:
 {{"language": "<the request's language: en es fr de pt zh ja ko>", "checks": [<check>, ...]}}
@@ -59,38 +65,81 @@ The check kinds ({kinds}):
 Each check may carry "cue": the words of the request it comes from.
 Rules:
 - A thing named once is one check.{rules}
-- mentions are the subject matter: nouns the answer must show as text (planets, photosynthesis, "Revolución francesa" as one short phrase). Not verbs, adjectives, colours, themes, styling, layout, libraries, file names, or words about pages and interactivity (page, app, interactive, responsive, button).
+- mentions are the subject matter: nouns the answer must show as text (planets, photosynthesis, \
+"Revolución francesa" as one short phrase). Not verbs, adjectives, colours, themes, styling, \
+layout, libraries, file names, or words about pages and interactivity (page, app, interactive, \
+responsive, button).
 - Write every value in the request's language and script, as the request writes it.
 - At most {max_mentions} mentions; no other limit, but fewer precise checks beat many vague ones."""
 
 KIND_LINES = {
-    "control": '- {"check": "control", "value": "range" | "text" | "select" | "checkbox" | "click"}: a control of that kind the request asks for and that must respond (slider: range; input box or text field: text; drop-down: select; checkbox: checkbox; button: click)',
-    "label": '- {"check": "label", "value": "<label>"}: a control the request names by its label or purpose, e.g. a "Start" button',
-    "key": '- {"check": "key", "value": "ArrowKeys" | "Space" | "WASD" | "Enter" | "<one key>"}: keys the request says control the page',
-    "count": '- {"check": "count", "value": "<noun>", "n": <2-100>}: a number of things the request asks for ("12 cards", "three cities"); not durations, sizes or speeds',
-    "mentions": '- {"check": "mentions", "value": "<word>"}: a thing the request names that the answer must show',
+    "control": (
+        '- {"check": "control", "value": "range" | "text" | "select" | "checkbox" | "click"}: '
+        "a control of that kind the request asks for and that must respond (slider: range; "
+        "input box or text field: text; drop-down: select; checkbox: checkbox; button: click)"
+    ),
+    "label": (
+        '- {"check": "label", "value": "<label>"}: '
+        'a control the request names by its label or purpose, e.g. a "Start" button'
+    ),
+    "key": (
+        '- {"check": "key", "value": "ArrowKeys" | "Space" | "WASD" | "Enter" | "<one key>"}: '
+        "keys the request says control the page"
+    ),
+    "count": (
+        '- {"check": "count", "value": "<noun>", "n": <2-100>}: a number of things the request '
+        'asks for ("12 cards", "three cities"); not durations, sizes or speeds'
+    ),
+    "mentions": (
+        '- {"check": "mentions", "value": "<word>"}: '
+        "a thing the request names that the answer must show"
+    ),
     "slides": '- {"check": "slides", "n": <1-40>}: the number of slides the request asks for',
-    "element": '- {"check": "element", "value": "chart" | "table" | "timeline" | "map" | "image"}: an element a slide must hold',
+    "element": (
+        '- {"check": "element", "value": "chart" | "table" | "timeline" | "map" | "image"}: '
+        "an element a slide must hold"
+    ),
 }
-WHAT = {"html": "one self-contained interactive HTML page", "slide": "a slide deck (JSON: slides with titles, text, bullets, charts, tables, images)"}
+WHAT = {
+    "html": "one self-contained interactive HTML page",
+    "slide": "a slide deck (JSON: slides with titles, text, bullets, charts, tables, images)",
+}
 
 
-RULES = {"html": ' A button named by its purpose ("a reset button") is one label check with the label the page would show, in the request\'s language ("Reset", "Réinitialiser", "重置"); a button without a named purpose is a control check of kind click.',
-         "slide": " Count slides only when the request gives their number; an element only when it names one (a chart, a table, a timeline, a map, a picture)."}
+RULES = {
+    "html": (
+        ' A button named by its purpose ("a reset button") is one label check with the label the '
+        'page would show, in the request\'s language ("Reset", "Réinitialiser", "重置"); '
+        "a button without a named purpose is a control check of kind click."
+    ),
+    "slide": (
+        " Count slides only when the request gives their number; an element only when it names "
+        "one (a chart, a table, a timeline, a map, a picture)."
+    ),
+}
 
 
 def system_prompt(modality: str) -> str:
     kinds = KINDS[modality]
-    return SYSTEM_PROMPT.format(what=WHAT[modality], kinds=", ".join(kinds), max_mentions=MAX_MENTIONS,
-                                kind_lines="\n".join(KIND_LINES[k] for k in kinds), rules=RULES[modality])
+    return SYSTEM_PROMPT.format(
+        what=WHAT[modality],
+        kinds=", ".join(kinds),
+        max_mentions=MAX_MENTIONS,
+        kind_lines="\n".join(KIND_LINES[k] for k in kinds),
+        rules=RULES[modality],
+    )
 
 
 def plan_messages(request: str, modality: str) -> list[dict]:
-    return [{"role": "system", "content": system_prompt(modality)}, {"role": "user", "content": request}]
+    return [
+        {"role": "system", "content": system_prompt(modality)},
+        {"role": "user", "content": request},
+    ]
 
 
 def plan_key(request: str, modality: str) -> str:
-    """The replay file's key of a request: its modality and text (whitespace at the ends ignored)."""
+    """The replay file's key of a request: its modality and text (whitespace at the ends
+    ignored)."""
     return hashlib.sha256(f"{modality}\n{(request or '').strip()}".encode()).hexdigest()[:16]
 
 
@@ -125,16 +174,27 @@ def parse_plan(reply: str, modality: str) -> Checklist:
         if kind == "language":
             continue  # the reply's own `language` field decides it
         if kind not in allowed:
-            raise ValueError(f"{where}: check must be one of {', '.join(allowed)} for a {modality} request, not {kind!r}")
+            raise ValueError(
+                f"{where}: check must be one of {', '.join(allowed)} "
+                f"for a {modality} request, not {kind!r}"
+            )
         if not isinstance(value, str):
             raise ValueError(f"{where}: value must be a string")
         value = value.strip()
         if kind == "control" and value not in CONTROL_KINDS:
-            raise ValueError(f"{where}: a control's value must be one of {', '.join(CONTROL_KINDS)}, not {value!r}")
+            raise ValueError(
+                f"{where}: a control's value must be one of "
+                f"{', '.join(CONTROL_KINDS)}, not {value!r}"
+            )
         if kind == "element" and value not in ELEMENTS:
-            raise ValueError(f"{where}: an element's value must be one of {', '.join(ELEMENTS)}, not {value!r}")
+            raise ValueError(
+                f"{where}: an element's value must be one of {', '.join(ELEMENTS)}, not {value!r}"
+            )
         if kind == "key" and value not in {key for key, _ in lexicon().keys} and len(value) != 1:
-            raise ValueError(f"{where}: a key's value must be ArrowKeys, Space, WASD, Enter or one key, not {value!r}")
+            raise ValueError(
+                f"{where}: a key's value must be ArrowKeys, Space, WASD, Enter or one key, "
+                f"not {value!r}"
+            )
         if kind in ("label", "mentions", "count") and not 1 <= len(value) <= 40:
             raise ValueError(f"{where}: value must be 1-40 characters")
         n = None
@@ -155,7 +215,11 @@ def parse_plan(reply: str, modality: str) -> Checklist:
         if key in seen:
             continue
         seen.add(key)
-        out.append(replace(c, weight=round(2 / len(mentions), 4), must=True) if c.check == "mentions" else c)
+        out.append(
+            replace(c, weight=round(2 / len(mentions), 4), must=True)
+            if c.check == "mentions"
+            else c
+        )
     assert all(c.check in CHECKS for c in out)
     return Checklist(tuple(out), "llm", lang)
 
@@ -174,12 +238,16 @@ class PlannerConfig(EndpointConfig):
     max_tokens: int = 1024
     timeout_s: float = 120.0
     concurrency: int = 16
-    repair_attempts: int = 1  # a reply that does not validate is sent back with the error this often
-    cache_dir: str = "data/cache/checklists"  # openai: replies cached here (reruns ask nothing twice)
+    # a reply that does not validate is sent back with the error this often
+    repair_attempts: int = 1
+    # openai: replies cached here (reruns ask nothing twice)
+    cache_dir: str = "data/cache/checklists"
 
     def __post_init__(self) -> None:
         if self.backend not in ("rules", "replay", "openai"):
-            raise ValueError(f"checklist.backend must be rules, replay or openai, not {self.backend!r}")
+            raise ValueError(
+                f"checklist.backend must be rules, replay or openai, not {self.backend!r}"
+            )
 
 
 def planner_from_params(params: dict, rules_only: bool = False) -> PlannerConfig:
@@ -187,16 +255,32 @@ def planner_from_params(params: dict, rules_only: bool = False) -> PlannerConfig
     rules planner (benchmarks' baseline)."""
     from cogevol.config import from_dict
 
-    return PlannerConfig(backend="rules") if rules_only else from_dict(PlannerConfig, params.get("checklist"))
+    return (
+        PlannerConfig(backend="rules")
+        if rules_only
+        else from_dict(PlannerConfig, params.get("checklist"))
+    )
 
 
 def replay_line(request: str, modality: str, plan: Checklist) -> dict:
     """A replay file's line for `plan` (an LLM's plan): the reply it parses from, in the reply's
     form (the language and the checks, without the weights and flags the format sets)."""
-    checks = [{k: v for k, v in (("check", c.check), ("value", c.value), ("n", c.n), ("cue", c.cue)) if v not in (None, "")}
-              for c in plan.checks if c.check != "language"]
+    checks = [
+        {
+            k: v
+            for k, v in (("check", c.check), ("value", c.value), ("n", c.n), ("cue", c.cue))
+            if v not in (None, "")
+        }
+        for c in plan.checks
+        if c.check != "language"
+    ]
     reply = json.dumps({"language": plan.language, "checks": checks}, ensure_ascii=False)
-    return {"key": plan_key(request, modality), "modality": modality, "request": request, "reply": reply}
+    return {
+        "key": plan_key(request, modality),
+        "modality": modality,
+        "request": request,
+        "reply": reply,
+    }
 
 
 def read_replay(path: str | Path) -> dict[str, str]:
@@ -213,7 +297,11 @@ def read_replay(path: str | Path) -> dict[str, str]:
         try:
             r = json.loads(line)
             key = plan_key(r["request"], r["modality"]) if "request" in r else r["key"]
-            out[key] = r["reply"] if isinstance(r["reply"], str) else json.dumps(r["reply"], ensure_ascii=False)
+            out[key] = (
+                r["reply"]
+                if isinstance(r["reply"], str)
+                else json.dumps(r["reply"], ensure_ascii=False)
+            )
         except (json.JSONDecodeError, KeyError, TypeError) as e:
             log.warning("%s:%d: skipped a malformed replay line (%s)", p, n, e)
     return out
@@ -272,7 +360,9 @@ class ChecklistPlanner:
         messages = plan_messages(request, modality)
         for attempt in range(self.cfg.repair_attempts + 1):
             try:
-                reply = await self._client.chat(messages, json_mode=True, cache_parts={"repair": attempt})
+                reply = await self._client.chat(
+                    messages, json_mode=True, cache_parts={"repair": attempt}
+                )
             except EndpointError as e:
                 return self._fallback(request, modality, f"planner endpoint: {e}")
             try:
@@ -281,12 +371,24 @@ class ChecklistPlanner:
                 return plan
             except ValueError as e:
                 err = str(e)
-                messages = [*messages, {"role": "assistant", "content": reply},
-                            {"role": "user", "content": f"That reply is not valid: {err}. Reply with the corrected JSON object only."}]
-        return self._fallback(request, modality, f"planner reply invalid after {self.cfg.repair_attempts + 1} attempts: {err}")
+                messages = [
+                    *messages,
+                    {"role": "assistant", "content": reply},
+                    {
+                        "role": "user",
+                        "content": f"That reply is not valid: {err}. "
+                        "Reply with the corrected JSON object only.",
+                    },
+                ]
+        return self._fallback(
+            request,
+            modality,
+            f"planner reply invalid after {self.cfg.repair_attempts + 1} attempts: {err}",
+        )
 
     async def plan_many(self, items: list[tuple[str, str]]) -> list[Checklist]:
-        """(request, modality) pairs -> their checklists, in order; an identical pair is planned once."""
+        """(request, modality) pairs -> their checklists, in order; an identical pair is planned
+        once."""
         from cogevol.progress import Progress
 
         unique = list(dict.fromkeys(items))
@@ -306,7 +408,9 @@ class ChecklistPlanner:
             await self._client.aclose()
 
     @classmethod
-    async def plan_json(cls, cfg: PlannerConfig, items: list[tuple[str, str]]) -> tuple[list[str], dict[str, int]]:
+    async def plan_json(
+        cls, cfg: PlannerConfig, items: list[tuple[str, str]]
+    ) -> tuple[list[str], dict[str, int]]:
         """From async code: each (request, modality)'s checklist as the JSON a ScoreItem carries,
         and how many were planned each way."""
         planner = cls(cfg)
@@ -317,9 +421,12 @@ class ChecklistPlanner:
         return [json.dumps(p.to_json(), ensure_ascii=False) for p in plans], dict(planner.stats)
 
 
-def plan_checklists(cfg: PlannerConfig, items: list[tuple[str, str]], transport=None) -> tuple[list[Checklist], dict[str, int]]:
+def plan_checklists(
+    cfg: PlannerConfig, items: list[tuple[str, str]], transport=None
+) -> tuple[list[Checklist], dict[str, int]]:
     """Plan every (request, modality) on `cfg`'s backend, from synchronous code (stages):
     (checklists in order, how many each way)."""
+
     async def run() -> list[Checklist]:
         try:
             return await planner.plan_many(items)

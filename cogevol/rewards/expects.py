@@ -18,14 +18,16 @@ an OpenAI-compatible endpoint through the judge's async client and falls back to
 failure; it never raises, because a judge outage must not change what the gate demands.
 
 Decisions (see the YAML for the word lists):
-- game, quiz, tool (classify.SUBCATEGORIES) and steering by keys or stick -> interactive. Motion words in them do not require
-  animation ("a racing game with falling blocks" waits for the player); an explicit animation cue
-  does ("a quiz with animated transitions" needs both).
+- game, quiz, tool (classify.SUBCATEGORIES) and steering by keys or stick -> interactive. Motion
+  words in them do not require animation ("a racing game with falling blocks" waits for the
+  player); an explicit animation cue does ("a quiz with animated transitions" needs both).
 - simulation -> interactive (a simulator is operated: parameters, start, reset), and the motion
   it describes is required too ("bodies move under gravity"): the probe counts motion that a
   Start or Launch button sets off, so a simulator that waits for its button still passes. A
-  request that only describes motion ("a simulation of planets orbiting the sun") is animation alone.
-- "optional" before a cue or "(optional)" after it makes it no requirement ("sprite animation (optional)").
+  request that only describes motion ("a simulation of planets orbiting the sun") is animation
+  alone.
+- "optional" before a cue or "(optional)" after it makes it no requirement ("sprite animation
+  (optional)").
 - Cues are chosen for precision over recall: a missed cue makes the gate laxer (static), a false
   one zeroes a good page. So "orbit" (Earth's orbit), "falls", "running", "floating" are out.
 - dataviz and 3d carry no requirement themselves: a plain chart or infographic is static, a chart
@@ -61,8 +63,18 @@ KINDS = ("animation", "interactive", "static")
 
 # On an exact tie (same span) the earlier family wins: the subcategories before the lexicon so
 # that a game stays a game.
-_FAMILIES = ("neutral", "game", "quiz", "tool", "simulation", "steer", "interactive", "animation",
-             "motion", "static")
+_FAMILIES = (
+    "neutral",
+    "game",
+    "quiz",
+    "tool",
+    "simulation",
+    "steer",
+    "interactive",
+    "animation",
+    "motion",
+    "static",
+)
 _WAITS_FOR_USER = ("game", "quiz", "tool", "steer")
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
@@ -89,20 +101,28 @@ class Expects:
         return [k for k in KINDS if getattr(self, k)]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"interactive": self.interactive, "animation": self.animation,
-                "static": self.static, "kinds": self.kinds, "cues": list(self.cues),
-                "source": self.source}
+        return {
+            "interactive": self.interactive,
+            "animation": self.animation,
+            "static": self.static,
+            "kinds": self.kinds,
+            "cues": list(self.cues),
+            "source": self.source,
+        }
 
 
-def _expects(interactive: bool, animation: bool, cues: list[str] | tuple[str, ...],
-             source: str) -> Expects:
-    return Expects(interactive, animation, not (interactive or animation),
-                   tuple(dict.fromkeys(cues)), source)
+def _expects(
+    interactive: bool, animation: bool, cues: list[str] | tuple[str, ...], source: str
+) -> Expects:
+    return Expects(
+        interactive, animation, not (interactive or animation), tuple(dict.fromkeys(cues)), source
+    )
 
 
 # What applies when no request is given: the gate as it always was.
-INTERACTIVE_DEFAULT = Expects(interactive=True, animation=False, static=False, cues=(),
-                              source="none")
+INTERACTIVE_DEFAULT = Expects(
+    interactive=True, animation=False, static=False, cues=(), source="none"
+)
 
 
 def normalise(text: str) -> str:
@@ -158,8 +178,10 @@ def lexicon() -> _Lexicon:
     before = [w for w in neg["before"] if _spaced(w)]
     cjk = [w for w in neg["before"] if not _spaced(w)]
     gap = r"[\s'\-]"
-    latin = (rf"\b(?:{_alt(before)})\b(?!{gap}+(?:{_alt(neg['except_after'])})\b)"
-             rf"(?:{gap}+\w+){{0,2}}{gap}*$")
+    latin = (
+        rf"\b(?:{_alt(before)})\b(?!{gap}+(?:{_alt(neg['except_after'])})\b)"
+        rf"(?:{gap}+\w+){{0,2}}{gap}*$"
+    )
     neg_before = re.compile(f"{latin}|(?:{_alt(cjk)})\\w{{0,2}}\\s*$")
     neg_after = re.compile(rf"\s*\w?\s*(?:{_alt(neg['after'])})")
     return _Lexicon(tuple(fams), neg_before, neg_after, data["llm"]["system"], data["llm"]["user"])
@@ -167,9 +189,12 @@ def lexicon() -> _Lexicon:
 
 def _hits(text: str, lex: _Lexicon) -> list[tuple[str, str, bool]]:
     """(family, cue, negated) in text order; overlaps keep the leftmost, then the longest."""
-    found = sorted((m.start(), m.start() - m.end(), rank, fam, m.group())
-                   for rank, (fam, rx) in enumerate(lex.families)
-                   for m in rx.finditer(text) if m.end() > m.start())
+    found = sorted(
+        (m.start(), m.start() - m.end(), rank, fam, m.group())
+        for rank, (fam, rx) in enumerate(lex.families)
+        for m in rx.finditer(text)
+        if m.end() > m.start()
+    )
     out, end = [], 0
     for start, neg_len, _, fam, cue in found:
         if start < end:
@@ -177,7 +202,8 @@ def _hits(text: str, lex: _Lexicon) -> list[tuple[str, str, bool]]:
         end = start - neg_len
         negated = fam != "neutral" and bool(
             lex.neg_before.search(text, max(0, start - 40), start)
-            or lex.neg_after.match(text, end, min(len(text), end + 12)))
+            or lex.neg_after.match(text, end, min(len(text), end + 12))
+        )
         out.append((fam, cue, negated))
     return out
 
@@ -200,16 +226,21 @@ def expects_from_request(request: str | None) -> Expects:
     counted = {"interactive", "simulation", "animation", *_WAITS_FOR_USER}
     counted |= {"motion"} if animation else set()
     counted |= {"static"} if not (interactive or animation) else set()
-    cues = [f"not {c}" if negated else c for f, c, negated in hits
-            if f != "neutral" and (negated or f in counted)]
+    cues = [
+        f"not {c}" if negated else c
+        for f, c, negated in hits
+        if f != "neutral" and (negated or f in counted)
+    ]
     return _expects(interactive, animation, cues, "rules")
 
 
 def llm_messages(request: str) -> list[dict]:
     """The chat messages the LLM route sends (prompt text from the YAML)."""
     lex = lexicon()
-    return [{"role": "system", "content": lex.system},
-            {"role": "user", "content": lex.user.format(request=request)}]
+    return [
+        {"role": "system", "content": lex.system},
+        {"role": "user", "content": lex.user.format(request=request)},
+    ]
 
 
 def _flag(obj: dict, key: str) -> bool:

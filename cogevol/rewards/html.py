@@ -46,9 +46,18 @@ from cogevol.rewards.expects import INTERACTIVE_DEFAULT, Expects, expects_from_r
 
 log = logging.getLogger(__name__)
 
-DEFAULT_WEIGHTS = {"vlm_visual": 0.2, "vlm_content": 0.2, "interactivity": 0.25, "viewport_desktop": 0.1,
-                   "viewport_tablet": 0.1, "viewport_mobile": 0.1, "blank": 0.15, "console_errors": 0.1, "response": 0.1,
-                   "fulfilment": 0.5}
+DEFAULT_WEIGHTS = {
+    "vlm_visual": 0.2,
+    "vlm_content": 0.2,
+    "interactivity": 0.25,
+    "viewport_desktop": 0.1,
+    "viewport_tablet": 0.1,
+    "viewport_mobile": 0.1,
+    "blank": 0.15,
+    "console_errors": 0.1,
+    "response": 0.1,
+    "fulfilment": 0.5,
+}
 
 
 @dataclass(frozen=True)
@@ -57,8 +66,10 @@ class TermSettings:
 
     fill_target: float = 0.25  # first-screen share of non-background at which `blank` is 0
     errors_full: int = 3  # uncaught / console errors at which `console_errors` is 1
-    unavailable: str = "penalise"  # a page broken only by a blocked resource: penalise (reward 0) | none (no reward)
-    fulfilment_gate: bool = True  # an answer that misses every must-have check of its request fails the gate
+    # a page broken only by a blocked resource: penalise (reward 0) | none (no reward)
+    unavailable: str = "penalise"
+    # an answer that misses every must-have check of its request fails the gate
+    fulfilment_gate: bool = True
 
 
 @dataclass
@@ -77,49 +88,103 @@ class HtmlScore:
     terms: dict[str, float] = field(default_factory=dict)
     weights_used: dict[str, float] = field(default_factory=dict)
     harness_error: bool = False
-    checks: list[dict] = field(default_factory=list)  # the request's checklist, each check met / unmet / unverifiable with why
-    resource_failure: bool = False  # failed the gate, broken (not rendered, or errors) and a script or stylesheet was blocked
-    probe: ProbeResult | None = field(default=None, repr=False)  # what the probe measured (set by HtmlScorer)
+    # the request's checklist, each check met / unmet / unverifiable with why
+    checks: list[dict] = field(default_factory=list)
+    # failed the gate, broken (not rendered, or errors) and a script or stylesheet was blocked
+    resource_failure: bool = False
+    # what the probe measured (set by HtmlScorer)
+    probe: ProbeResult | None = field(default=None, repr=False)
 
     def record(self) -> dict:
         """The per-page JSON of `cogevol probe` (the contract in docs/probe.md, plus details)."""
         r = self.probe or ProbeResult()
         res = r.resources or {}
         return {
-            "rendered_ok": self.rendered_ok, "hard_fail": self.hard_fail, "reward": 0.0 if self.reward is None else self.reward,
-            "interactivity": self.interactivity, "controls_total": self.controls_total, "controls_live": self.controls_live,
-            "controls_operable": self.controls_operable, "controls_skipped": self.controls_skipped,
-            "controls_excluded": self.controls_excluded, "expects": self.expects, "reason": self.reason, "seconds": r.seconds,
-            "outcome": r.outcome, "harness_error": self.harness_error, "resource_failure": self.resource_failure,
-            "no_reward": self.reward is None, "method": r.method, "animates": r.animates, "motion": r.motion, "moves_later": r.moves_later,
-            "moves_at_end": r.moves_at_end, "budget_exhausted": r.budget_exhausted, "fill": r.fill, "errors": r.errors[:3],
-            "error_count": r.error_count, "load_errors": r.load_errors, "blocked_resources": res.get("blocked", []),
-            "mirrored_resources": res.get("mirrored", []), "terms": self.terms, "weights_used": self.weights_used,
+            "rendered_ok": self.rendered_ok,
+            "hard_fail": self.hard_fail,
+            "reward": 0.0 if self.reward is None else self.reward,
+            "interactivity": self.interactivity,
+            "controls_total": self.controls_total,
+            "controls_live": self.controls_live,
+            "controls_operable": self.controls_operable,
+            "controls_skipped": self.controls_skipped,
+            "controls_excluded": self.controls_excluded,
+            "expects": self.expects,
+            "reason": self.reason,
+            "seconds": r.seconds,
+            "outcome": r.outcome,
+            "harness_error": self.harness_error,
+            "resource_failure": self.resource_failure,
+            "no_reward": self.reward is None,
+            "method": r.method,
+            "animates": r.animates,
+            "motion": r.motion,
+            "moves_later": r.moves_later,
+            "moves_at_end": r.moves_at_end,
+            "budget_exhausted": r.budget_exhausted,
+            "fill": r.fill,
+            "errors": r.errors[:3],
+            "error_count": r.error_count,
+            "load_errors": r.load_errors,
+            "blocked_resources": res.get("blocked", []),
+            "mirrored_resources": res.get("mirrored", []),
+            "terms": self.terms,
+            "weights_used": self.weights_used,
             "checks": self.checks,
-            "controls": [{k: v for k, v in asdict(c).items() if v not in ("", None) and (v or k not in ("drag", "hears", "errors"))}
-                         for c in r.controls],
+            "controls": [
+                {
+                    k: v
+                    for k, v in asdict(c).items()
+                    if v not in ("", None) and (v or k not in ("drag", "hears", "errors"))
+                }
+                for c in r.controls
+            ],
         }
 
 
 def page_facts(result: ProbeResult, html: str) -> PageFacts:
     """What the probed page shows, as the request's checklist reads it."""
-    controls = [{"kind": c.kind, "type": c.type, "label": c.label, "verdict": c.verdict, "status": c.status, "reason": c.reason}
-                for c in result.controls]
-    return PageFacts(text=result.text, controls=controls, groups=list(result.groups), source=html, scene=result.scene)
+    controls = [
+        {
+            "kind": c.kind,
+            "type": c.type,
+            "label": c.label,
+            "verdict": c.verdict,
+            "status": c.status,
+            "reason": c.reason,
+        }
+        for c in result.controls
+    ]
+    return PageFacts(
+        text=result.text,
+        controls=controls,
+        groups=list(result.groups),
+        source=html,
+        scene=result.scene,
+    )
 
 
 def viewport_defect(v: dict) -> float:
-    """Horizontal overflow, clipped text, unreadable (< 11 px or contrast < 3:1) text, overlapping text boxes."""
+    """Horizontal overflow, clipped text, unreadable (< 11 px or contrast < 3:1) text, overlapping
+    text boxes."""
     if not v:
         return 0.0
     n = max(1, v["textEls"])
-    d = (0.35 * (v["overflow"] > 8) + 0.25 * min(1.0, 5 * v["clipped"] / n) + 0.15 * min(1.0, 2 * v["small"] / n)
-         + 0.15 * min(1.0, 2 * v.get("lowContrast", 0) / n) + 0.1 * min(1.0, v["overlaps"] / 3))
+    d = (
+        0.35 * (v["overflow"] > 8)
+        + 0.25 * min(1.0, 5 * v["clipped"] / n)
+        + 0.15 * min(1.0, 2 * v["small"] / n)
+        + 0.15 * min(1.0, 2 * v.get("lowContrast", 0) / n)
+        + 0.1 * min(1.0, v["overlaps"] / 3)
+    )
     return round(min(1.0, d), 4)
 
 
 # blocked requests that cannot break a page: pictures, fonts, media
-_HARMLESS = re.compile(r"\.(png|jpe?g|gif|webp|avif|svg|ico|bmp|woff2?|ttf|otf|eot|mp3|wav|ogg|mp4|webm)([?#]|$)|fonts\.(googleapis|gstatic)\.com", re.I)
+_HARMLESS = re.compile(
+    r"\.(png|jpe?g|gif|webp|avif|svg|ico|bmp|woff2?|ttf|otf|eot|mp3|wav|ogg|mp4|webm)([?#]|$)|fonts\.(googleapis|gstatic)\.com",
+    re.I,
+)
 
 
 def breaking_blocked(result: ProbeResult) -> list[str]:
@@ -127,9 +192,14 @@ def breaking_blocked(result: ProbeResult) -> list[str]:
     return [u for u in (result.resources or {}).get("blocked", []) if not _HARMLESS.search(u)]
 
 
-def score(result: ProbeResult, expects: Expects | None = None, judge_terms: dict[str, float] | None = None,
-          weights: dict[str, float] | None = None, settings: TermSettings | None = None,
-          checks: list[CheckResult] | None = None) -> HtmlScore:
+def score(
+    result: ProbeResult,
+    expects: Expects | None = None,
+    judge_terms: dict[str, float] | None = None,
+    weights: dict[str, float] | None = None,
+    settings: TermSettings | None = None,
+    checks: list[CheckResult] | None = None,
+) -> HtmlScore:
     """The verdict on a probed page: the gate, then 1 - weighted mean of the defect terms.
     `checks` are the request's checklist run against the page (cogevol.rewards.checklist): the
     share it misses is the `fulfilment` term, and missing every must-have fails the gate."""
@@ -140,22 +210,36 @@ def score(result: ProbeResult, expects: Expects | None = None, judge_terms: dict
     live = [c for c in driven if c.verdict == "live"]
     skipped = result.controls_skipped
     interactivity = len(live) / len(driven) if driven else 0.0
-    base = dict(rendered_ok=result.rendered_ok, interactivity=round(interactivity, 4), controls_total=len(result.controls),
-                controls_operable=len(driven), controls_live=len(live), controls_skipped=skipped,
-                controls_excluded=sum(c.status == "excluded" for c in result.controls), expects=list(expects.kinds),
-                checks=[c.as_dict() for c in checks or []])
+    base = dict(
+        rendered_ok=result.rendered_ok,
+        interactivity=round(interactivity, 4),
+        controls_total=len(result.controls),
+        controls_operable=len(driven),
+        controls_live=len(live),
+        controls_skipped=skipped,
+        controls_excluded=sum(c.status == "excluded" for c in result.controls),
+        expects=list(expects.kinds),
+        checks=[c.as_dict() for c in checks or []],
+    )
     unmet_share, off_request = fulfilment(checks or [])
     if result.outcome == "harness_error":
-        return HtmlScore(hard_fail=False, reward=None, reason=result.reason, harness_error=True, **base)
+        return HtmlScore(
+            hard_fail=False, reward=None, reason=result.reason, harness_error=True, **base
+        )
     fail = _gate(result, expects, driven, live, skipped)
     if not fail and off_request and settings.fulfilment_gate and result.rendered_ok:
         fail = "hard fail: " + off_request
     if fail:
         blocked = breaking_blocked(result) if not result.rendered_ok or result.error_count else []
         if blocked:  # it broke and a script or stylesheet was missing: maybe not the page's fault
-            why = f"resource unavailable ({len(blocked)} blocked: {', '.join(u[:80] for u in blocked[:2])}); {fail}"
+            why = (
+                f"resource unavailable ({len(blocked)} blocked: "
+                f"{', '.join(u[:80] for u in blocked[:2])}); {fail}"
+            )
             if settings.unavailable == "none":
-                return HtmlScore(hard_fail=False, reward=None, reason=why, resource_failure=True, **base)
+                return HtmlScore(
+                    hard_fail=False, reward=None, reason=why, resource_failure=True, **base
+                )
             return HtmlScore(hard_fail=True, reward=0.0, reason=why, resource_failure=True, **base)
         return HtmlScore(hard_fail=True, reward=0.0, reason=fail, **base)
     terms = _terms(result, expects, driven, live, settings)
@@ -173,32 +257,53 @@ def score(result: ProbeResult, expects: Expects | None = None, judge_terms: dict
         missed = [c for c in judged if c.status == "unmet"]
         if missed:
             why += f" (missing: {', '.join(c.value for c in missed[:3])})"
-    return HtmlScore(hard_fail=False, reward=round(reward, 4), reason=why, terms=terms,
-                     weights_used={k: round(w / total, 4) for k, w in used.items()}, **base)
+    return HtmlScore(
+        hard_fail=False,
+        reward=round(reward, 4),
+        reason=why,
+        terms=terms,
+        weights_used={k: round(w / total, 4) for k, w in used.items()},
+        **base,
+    )
 
 
 def _gate(result: ProbeResult, expects: Expects, driven: list, live: list, skipped: int) -> str:
     """Why the page fails the gate, or "" when it passes."""
     if result.outcome in ("page_hung", "page_crashed", "page_navigated") or not result.rendered_ok:
         return result.reason or "not rendered"
-    asked = f" (the request asks for {' and '.join(expects.kinds)})" if expects.source != "none" else ""
-    if expects.animation and not (result.animates or result.moves_later) and not result.budget_exhausted:
+    asked = (
+        f" (the request asks for {' and '.join(expects.kinds)})" if expects.source != "none" else ""
+    )
+    if (
+        expects.animation
+        and not (result.animates or result.moves_later)
+        and not result.budget_exhausted
+    ):
         still = result.motion.removeprefix(STILL).strip() if result.motion.startswith(STILL) else ""
         why = f" ({still})" if still.startswith("only") else ""
-        return "hard fail: nothing moves on its own" + why + asked  # (with the budget spent, later motion was never measured)
+        # (with the budget spent, later motion was never measured)
+        return "hard fail: nothing moves on its own" + why + asked
     if expects.animation and result.moves_at_end is False and result.error_count:
-        return f"hard fail: the animation stops after a script error ({result.errors[0][:80] if result.errors else 'error'})" + asked
+        return (
+            "hard fail: the animation stops after a script error "
+            f"({result.errors[0][:80] if result.errors else 'error'})" + asked
+        )
     if expects.interactive and not live and not skipped:
         if not driven:
             return "hard fail: no operable control" + asked + _not_operable(result)
-        return f"hard fail: none of {len(driven)} operable controls changes the visible state" + asked
+        return (
+            f"hard fail: none of {len(driven)} operable controls changes the visible state" + asked
+        )
     return ""
 
 
-def _terms(result: ProbeResult, expects: Expects, driven: list, live: list, settings: TermSettings) -> dict[str, float]:
+def _terms(
+    result: ProbeResult, expects: Expects, driven: list, live: list, settings: TermSettings
+) -> dict[str, float]:
     """The defect terms. When the budget ran out, how far the probe got depends on the machine's
     load: only what was measured before any input counts (desktop layout, the first screen,
-    errors while loading), so a heavy page gets the same reward on a busy machine as on an idle one."""
+    errors while loading), so a heavy page gets the same reward on a busy machine as on an idle
+    one."""
     terms: dict[str, float] = {}
     partial = result.budget_exhausted
     if expects.interactive and driven and not partial:
@@ -206,7 +311,8 @@ def _terms(result: ProbeResult, expects: Expects, driven: list, live: list, sett
     for name in ("desktop",) if partial else ("desktop", "tablet", "mobile"):
         if name in result.viewport:
             terms[f"viewport_{name}"] = viewport_defect(result.viewport[name])
-    if result.fill is not None:  # a page too slow to reach its first screen within the budget has no fill to judge
+    # a page too slow to reach its first screen within the budget has no fill to judge
+    if result.fill is not None:
         terms["blank"] = round(max(0.0, 1 - result.fill / settings.fill_target), 4)
     errors = result.load_errors if partial else result.error_count
     terms["console_errors"] = round(min(1.0, errors / max(1, settings.errors_full)), 4)
@@ -218,11 +324,19 @@ def _terms(result: ProbeResult, expects: Expects, driven: list, live: list, sett
 def _reason(result: ProbeResult, expects: Expects, driven: list, live: list, skipped: int) -> str:
     parts = []
     if expects.animation:
-        parts.append("moves on its own" if result.animates else "moves on its own later" if result.moves_later
-                     else "motion not measured within the page budget")
+        parts.append(
+            "moves on its own"
+            if result.animates
+            else "moves on its own later"
+            if result.moves_later
+            else "motion not measured within the page budget"
+        )
     if driven or expects.interactive:
         dead = [c for c in driven if c.verdict == "dead"]
-        parts.append(f"{len(live)}/{len(driven)} operable controls live" + (f"; dead: {', '.join(_name(c) for c in dead[:3])}" if dead else ""))
+        parts.append(
+            f"{len(live)}/{len(driven)} operable controls live"
+            + (f"; dead: {', '.join(_name(c) for c in dead[:3])}" if dead else "")
+        )
     if skipped:
         parts.append(f"page budget ran out: {skipped} controls not driven")
     if not parts:
@@ -248,10 +362,19 @@ class HtmlScorer:
     the vlm_visual / vlm_content terms from its first screenshot and the request; the gate comes
     first, so a dead page costs no judge call."""
 
-    def __init__(self, pool: BrowserPool, cfg: ProbeConfig | None = None, weights: dict[str, float] | None = None,
-                 terms: TermSettings | None = None, judge=None, pages: int = 1):
+    def __init__(
+        self,
+        pool: BrowserPool,
+        cfg: ProbeConfig | None = None,
+        weights: dict[str, float] | None = None,
+        terms: TermSettings | None = None,
+        judge=None,
+        pages: int = 1,
+    ):
         cfg = cfg or ProbeConfig()
-        self.cfg = replace(cfg, screenshot=True) if judge is not None and not cfg.screenshot else cfg
+        self.cfg = (
+            replace(cfg, screenshot=True) if judge is not None and not cfg.screenshot else cfg
+        )
         self.pool, self.weights, self.terms, self.judge = pool, weights, terms, judge
         self._slots = asyncio.Semaphore(max(1, pages))
 
@@ -262,23 +385,39 @@ class HtmlScorer:
         plan = checklist_for(request, "html", checklist) if (request or checklist) else None
         async with self._slots:
             result = await probe_html(self.pool, html, self.cfg, request, motion=expects.animation)
-            if result.outcome == "harness_error":  # the harness's fault: one retry on a fresh context
+            # the harness's fault: one retry on a fresh context
+            if result.outcome == "harness_error":
                 log.warning("probe: retrying a page after a harness error: %s", result.reason)
-                result = await probe_html(self.pool, html, self.cfg, request, motion=expects.animation)
+                result = await probe_html(
+                    self.pool, html, self.cfg, request, motion=expects.animation
+                )
         checks = None
-        if plan is not None:  # a page slow to reach its first screen shows the checks nothing (the budget is never a verdict)
+        # a page slow to reach its first screen shows the
+        # checks nothing (the budget is never a verdict)
+        if plan is not None:
             facts = page_facts(result, html) if result.fill is not None else None
-            checks = run_checklist(plan, facts, "the page did not reach its first screen within the budget")
+            checks = run_checklist(
+                plan, facts, "the page did not reach its first screen within the budget"
+            )
         s = score(result, expects, weights=self.weights, settings=self.terms, checks=checks)
         if self.judge is not None and s.reward is not None and not s.hard_fail:
             jterms, why = await self._judge_terms(result, request)
-            s = score(result, expects, judge_terms=jterms, weights=self.weights, settings=self.terms, checks=checks)
+            s = score(
+                result,
+                expects,
+                judge_terms=jterms,
+                weights=self.weights,
+                settings=self.terms,
+                checks=checks,
+            )
             if why:
                 s.reason = f"{s.reason}; {why}"
         s.probe = result
         return s
 
-    async def _judge_terms(self, result: ProbeResult, request: str) -> tuple[dict[str, float] | None, str]:
+    async def _judge_terms(
+        self, result: ProbeResult, request: str
+    ) -> tuple[dict[str, float] | None, str]:
         """The judge's defect terms (1 - score / 5 for visual and content), or (None, why) when the
         judge gives no verdict after its retries: the terms are then left out and the weights
         renormalised, never guessed."""
@@ -290,4 +429,7 @@ class HtmlScorer:
             v = await self.judge.score("page", result.screenshot, request)
         except JudgeError as e:
             return None, f"judge failed: {e}"
-        return {"vlm_visual": round(1 - v.visual / 5, 4), "vlm_content": round(1 - v.content / 5, 4)}, ""
+        return {
+            "vlm_visual": round(1 - v.visual / 5, 4),
+            "vlm_content": round(1 - v.content / 5, 4),
+        }, ""

@@ -26,7 +26,8 @@ from cogevol.slides.rules import RuleConfig, evaluate, rule_config
 
 log = logging.getLogger(__name__)
 
-DEFAULT_WEIGHTS = {"vlm": 0.6, "rules": 0.4, "fulfilment": 0.25}  # vlm and rules: seed 000; fulfilment: the request's checklist
+# vlm and rules: seed 000; fulfilment: the request's checklist
+DEFAULT_WEIGHTS = {"vlm": 0.6, "rules": 0.4, "fulfilment": 0.25}
 
 
 @dataclass
@@ -42,8 +43,10 @@ class SlideScore:
     terms_used: list[str] = field(default_factory=list)
     weights_used: dict[str, float] = field(default_factory=dict)
     judge: list[dict] = field(default_factory=list)  # per-slide verdicts (visual, content, reasons)
-    fulfilment_score: float | None = None  # 0-5: 5 x (1 - share of the request's checklist the deck misses)
-    checks: list[dict] = field(default_factory=list)  # the request's checklist, each check met / unmet / unverifiable with why
+    # 0-5: 5 x (1 - share of the request's checklist the deck misses)
+    fulfilment_score: float | None = None
+    # the request's checklist, each check met / unmet / unverifiable with why
+    checks: list[dict] = field(default_factory=list)
     normalised: bool = False
     fixes: list[str] = field(default_factory=list)
     slides: int = 0
@@ -60,24 +63,44 @@ class SlideScore:
 
 def settings(params: dict) -> dict:
     """SlideScorer keyword arguments from the params.yaml `slides` group."""
-    return {"rules": rule_config(params.get("rules") or {}), "weights": params.get("weights") or dict(DEFAULT_WEIGHTS),
-            "normalise_schema": bool(params.get("normalise", False)), "pages": int(params.get("pages", 1))}
+    return {
+        "rules": rule_config(params.get("rules") or {}),
+        "weights": params.get("weights") or dict(DEFAULT_WEIGHTS),
+        "normalise_schema": bool(params.get("normalise", False)),
+        "pages": int(params.get("pages", 1)),
+    }
 
 
-def combine(terms: dict[str, float | None], weights: dict[str, float]) -> tuple[float, dict[str, float]]:
+def combine(
+    terms: dict[str, float | None], weights: dict[str, float]
+) -> tuple[float, dict[str, float]]:
     """Weighted mean of the terms present (0-5) and the renormalised weights actually used."""
-    used = {k: weights.get(k, 0.0) for k, v in terms.items() if v is not None and weights.get(k, 0.0) > 0}
+    used = {
+        k: weights.get(k, 0.0)
+        for k, v in terms.items()
+        if v is not None and weights.get(k, 0.0) > 0
+    }
     total = sum(used.values())
     if not total:
         return 0.0, {}
-    return sum(terms[k] * w for k, w in used.items()) / total, {k: round(w / total, 4) for k, w in used.items()}
+    return sum(terms[k] * w for k, w in used.items()) / total, {
+        k: round(w / total, 4) for k, w in used.items()
+    }
 
 
 class SlideScorer:
     """Scores slide outputs on a shared browser pool; one instance serves a whole run."""
 
-    def __init__(self, pool: BrowserPool, rules: RuleConfig | None = None, weights: dict[str, float] | None = None,
-                 judge=None, normalise_schema: bool = False, pages: int = 1, screenshots: bool = False):
+    def __init__(
+        self,
+        pool: BrowserPool,
+        rules: RuleConfig | None = None,
+        weights: dict[str, float] | None = None,
+        judge=None,
+        normalise_schema: bool = False,
+        pages: int = 1,
+        screenshots: bool = False,
+    ):
         self.rules = rules or RuleConfig()
         self.weights = weights or dict(DEFAULT_WEIGHTS)
         self.judge = judge  # a cogevol.judge.vlm.VisionJudge, or None for rules only
@@ -85,7 +108,9 @@ class SlideScorer:
         self.screenshots = screenshots or judge is not None
         self.renderer = SlideRenderer(pool, pages=pages)
 
-    async def score(self, output: str | dict, request: str = "", checklist: dict | None = None) -> SlideScore:
+    async def score(
+        self, output: str | dict, request: str = "", checklist: dict | None = None
+    ) -> SlideScore:
         """The verdict on one deck answering `request`; `checklist`: the request's stored
         checklist (JSON), else the rules plan one."""
         t0 = time.perf_counter()
@@ -93,53 +118,101 @@ class SlideScorer:
         result.seconds = round(time.perf_counter() - t0, 4)
         return result
 
-    async def _score(self, output: str | dict, request: str, checklist: dict | None = None) -> SlideScore:
+    async def _score(
+        self, output: str | dict, request: str, checklist: dict | None = None
+    ) -> SlideScore:
         fixes: list[str] = []
         try:
             if self.normalise_schema:
                 output, fixes = normalise(output)
             deck = parse(output)
         except ContractError as e:
-            return SlideScore(valid=False, reward=0.0, score=0.0, rule_score=None, vlm_score=None,
-                              reason=f"contract: {e}", violations=[f"contract: {m}" for m in e.errors],
-                              normalised=bool(fixes), fixes=fixes)
+            return SlideScore(
+                valid=False,
+                reward=0.0,
+                score=0.0,
+                rule_score=None,
+                vlm_score=None,
+                reason=f"contract: {e}",
+                violations=[f"contract: {m}" for m in e.errors],
+                normalised=bool(fixes),
+                fixes=fixes,
+            )
         try:
             rendered = await self.renderer.render(deck, screenshots=self.screenshots)
         except Exception as e:  # the browser's fault, not the output's
             log.warning("slide render failed: %s", e)
-            return SlideScore(valid=True, reward=None, score=0.0, rule_score=None, vlm_score=None,
-                              reason="harness error while rendering", harness_error=f"{type(e).__name__}: {e}"[:300],
-                              slides=len(deck.slides), normalised=bool(fixes), fixes=fixes)
+            return SlideScore(
+                valid=True,
+                reward=None,
+                score=0.0,
+                rule_score=None,
+                vlm_score=None,
+                reason="harness error while rendering",
+                harness_error=f"{type(e).__name__}: {e}"[:300],
+                slides=len(deck.slides),
+                normalised=bool(fixes),
+                fixes=fixes,
+            )
         report = evaluate(deck, rendered.slides, self.rules)
         vlm, verdicts, judge_note = await self._judge(rendered.pngs, request)
-        checks = run_checklist(checklist_for(request, "slide", checklist), deck_facts(deck)) if (request or checklist) else []
+        checks = (
+            run_checklist(checklist_for(request, "slide", checklist), deck_facts(deck))
+            if (request or checklist)
+            else []
+        )
         unmet, _ = fulfilment(checks)
         fulfil = None if unmet is None else round(5 * (1 - unmet), 3)
-        score, used = combine({"rules": report.score, "vlm": vlm, "fulfilment": fulfil}, self.weights)
+        score, used = combine(
+            {"rules": report.score, "vlm": vlm, "fulfilment": fulfil}, self.weights
+        )
         reason = _reason(report.violations, judge_note)
         judged = [c for c in checks if c.status != "unverifiable"]
         if judged:
             missed = [c.value for c in judged if c.status == "unmet"]
-            reason += f"; request checklist: {len(judged) - len(missed)}/{len(judged)} met" + (f" (missing: {', '.join(missed[:3])})" if missed else "")
-        return SlideScore(valid=True, reward=round(score / 5.0, 4), score=round(score, 3),
-                          rule_score=report.score, vlm_score=vlm, reason=reason, rules=report.rules,
-                          violations=report.violations, terms_used=sorted(used), weights_used=used,
-                          judge=verdicts, normalised=bool(fixes), fixes=fixes, slides=len(deck.slides),
-                          pngs=rendered.pngs, fulfilment_score=fulfil, checks=[c.as_dict() for c in checks])
+            reason += f"; request checklist: {len(judged) - len(missed)}/{len(judged)} met" + (
+                f" (missing: {', '.join(missed[:3])})" if missed else ""
+            )
+        return SlideScore(
+            valid=True,
+            reward=round(score / 5.0, 4),
+            score=round(score, 3),
+            rule_score=report.score,
+            vlm_score=vlm,
+            reason=reason,
+            rules=report.rules,
+            violations=report.violations,
+            terms_used=sorted(used),
+            weights_used=used,
+            judge=verdicts,
+            normalised=bool(fixes),
+            fixes=fixes,
+            slides=len(deck.slides),
+            pngs=rendered.pngs,
+            fulfilment_score=fulfil,
+            checks=[c.as_dict() for c in checks],
+        )
 
     async def _judge(self, pngs: list[bytes], request: str) -> tuple[float | None, list[dict], str]:
         if self.judge is None:
             return None, [], "no judge configured"
         from cogevol.judge.vlm import JudgeError
 
-        results = await asyncio.gather(*(self.judge.score("slide", png, request) for png in pngs), return_exceptions=True)
-        bugs = [r for r in results if isinstance(r, BaseException) and not isinstance(r, JudgeError)]
+        results = await asyncio.gather(
+            *(self.judge.score("slide", png, request) for png in pngs), return_exceptions=True
+        )
+        bugs = [
+            r for r in results if isinstance(r, BaseException) and not isinstance(r, JudgeError)
+        ]
         if bugs:
             raise bugs[0]
         failed = [r for r in results if isinstance(r, JudgeError)]
         if failed:  # retried inside the client already; the term is left out, not guessed
             return None, [], f"judge failed on {len(failed)}/{len(pngs)} slide(s): {failed[0]}"
-        verdicts = [{"visual": r.visual, "content": r.content, "reasons": r.reasons, "cached": r.cached} for r in results]
+        verdicts = [
+            {"visual": r.visual, "content": r.content, "reasons": r.reasons, "cached": r.cached}
+            for r in results
+        ]
         vlm = sum((v["visual"] + v["content"]) / 2 for v in verdicts) / len(verdicts)
         return round(vlm, 3), verdicts, ""
 
@@ -165,5 +238,9 @@ def deck_facts(deck) -> PageFacts:
 
 
 def _reason(violations: list[str], judge_note: str) -> str:
-    head = f"{len(violations)} rule violation(s): {violations[0]}" if violations else "no rule violations"
+    head = (
+        f"{len(violations)} rule violation(s): {violations[0]}"
+        if violations
+        else "no rule violations"
+    )
     return f"{head}; {judge_note}" if judge_note else head

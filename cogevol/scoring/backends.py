@@ -18,12 +18,16 @@ class ScoringConfig:
 
     backend: str = "local"  # local | http | ray
     url: str = "http://127.0.0.1:8700"  # http: root of a `cogevol serve` service
-    token_env: str = "COGEVOL_SCORING_TOKEN"  # NAME of the env var with the bearer token (unset: no auth)
+    # NAME of the env var with the bearer token (unset: no auth)
+    token_env: str = "COGEVOL_SCORING_TOKEN"
     timeout_s: float = 900.0  # http: one batch request, queueing included
     max_retries: int = 4  # http: transport errors, 429 (after Retry-After) and 503
-    batch_items: int = 64  # http: items per request (a larger batch is split; answers come back in order)
-    serve: dict = field(default_factory=dict)  # `cogevol serve` (cogevol.scoring.service.ServeConfig)
-    ray: dict = field(default_factory=dict)  # the Ray backend (cogevol.scoring.ray_backend.RayConfig)
+    # http: items per request (a larger batch is split; answers come back in order)
+    batch_items: int = 64
+    # `cogevol serve` (cogevol.scoring.service.ServeConfig)
+    serve: dict = field(default_factory=dict)
+    # the Ray backend (cogevol.scoring.ray_backend.RayConfig)
+    ray: dict = field(default_factory=dict)
 
     @classmethod
     def from_params(cls, d: dict | None) -> ScoringConfig:
@@ -43,7 +47,8 @@ def open_scorers(params: dict | None, workers: int | None = None, screenshots: b
     params = params or {}
     cfg = ScoringConfig.from_params(params.get("scoring"))
     settings = replace(ScoringSettings.from_params(params, workers), screenshots=screenshots)
-    if cfg.backend == "http":  # the service scores with its own settings: the client refuses when they are not ours
+    # the service scores with its own settings: the client refuses when they are not ours
+    if cfg.backend == "http":
         from cogevol.scoring.fingerprint import fingerprint_parts
         from cogevol.scoring.http_client import HttpScorers
 

@@ -36,7 +36,8 @@ class ScorersBase:
         for k, item in enumerate(items):
             twins.setdefault(item, []).append(k)
         unique = list(twins)
-        async with aclosing(self._stream(unique)) as scored:  # a consumer that stops early cancels the rest
+        # a consumer that stops early cancels the rest
+        async with aclosing(self._stream(unique)) as scored:
             async for j, score in scored:
                 first, *rest = twins[unique[j]]
                 yield first, score
@@ -61,15 +62,16 @@ class ScorersBase:
         return (await self.score([item]))[0]
 
 
-async def in_chunks(items: Sequence[ScoreItem], size: int,
-                    run: Callable[[list[ScoreItem]], Awaitable[list[Score]]]) -> AsyncIterator[tuple[int, Score]]:
+async def in_chunks(
+    items: Sequence[ScoreItem], size: int, run: Callable[[list[ScoreItem]], Awaitable[list[Score]]]
+) -> AsyncIterator[tuple[int, Score]]:
     """Run `run` on chunks of `size` items concurrently; yield (index, Score) a chunk at a time as
     chunks finish. Cancels what is left if the consumer stops early."""
     size = max(1, size)
     starts = range(0, len(items), size)
 
     async def one(start: int) -> tuple[int, list[Score]]:
-        return start, await run(list(items[start:start + size]))
+        return start, await run(list(items[start : start + size]))
 
     tasks = [asyncio.ensure_future(one(s)) for s in starts]
     try:

@@ -14,7 +14,14 @@ _DOC = re.compile(r"(<!DOCTYPE html.*?</html>|<html.*?</html>)", re.S | re.I)
 def last_message(messages: Any, role: str) -> str:
     """The content of the last `role` message of a conversation, or the text itself."""
     if isinstance(messages, list):
-        return next((str(m.get("content", "")) for m in reversed(messages) if isinstance(m, dict) and m.get("role") == role), "")
+        return next(
+            (
+                str(m.get("content", ""))
+                for m in reversed(messages)
+                if isinstance(m, dict) and m.get("role") == role
+            ),
+            "",
+        )
     return messages if isinstance(messages, str) else str(messages or "")
 
 
@@ -29,7 +36,9 @@ def extract_html(completion: Any) -> str | None:
     """The HTML document in a completion (string or chat messages), or None."""
     text = last_message(completion, "assistant")  # conversational: the last assistant message
     for block in _FENCE.findall(text):
-        if "<" in block and re.search(r"<(html|body|div|canvas|button|script|svg|!doctype)", block, re.I):
+        if "<" in block and re.search(
+            r"<(html|body|div|canvas|button|script|svg|!doctype)", block, re.I
+        ):
             return block.strip()
     m = _DOC.search(text)
     if m:

@@ -31,32 +31,66 @@ from typing import Any
 
 PACKAGE = Path(__file__).resolve().parents[1]
 LOCK = PACKAGE.parent / "infra" / "cdn" / "lock.json"
-CODE = ("probe", "rewards", "slides", "browser", "judge", "scoring", "traffic/classify.py", "config.py", "text.py")
+CODE = (
+    "probe",
+    "rewards",
+    "slides",
+    "browser",
+    "judge",
+    "scoring",
+    "traffic/classify.py",
+    "config.py",
+    "text.py",
+)
 # operational knobs: they decide how fast or where, never the verdict
-OPERATIONAL = {"probe": {"screenshot"}, "browser": {"instances", "close_timeout_s", "executable", "mirror"},
-               "judge": {"base_url", "api_key_env", "timeout_s", "max_retries", "backoff_s", "concurrency", "rate_per_s",
-                         "cache_dir"},
-               "slides": {"pages"}}
+OPERATIONAL = {
+    "probe": {"screenshot"},
+    "browser": {"instances", "close_timeout_s", "executable", "mirror"},
+    "judge": {
+        "base_url",
+        "api_key_env",
+        "timeout_s",
+        "max_retries",
+        "backoff_s",
+        "concurrency",
+        "rate_per_s",
+        "cache_dir",
+    },
+    "slides": {"pages"},
+}
 
 
 def _digest(obj: Any) -> str:
-    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str, ensure_ascii=False).encode()).hexdigest()[:16]
+    return hashlib.sha256(
+        json.dumps(obj, sort_keys=True, default=str, ensure_ascii=False).encode()
+    ).hexdigest()[:16]
 
 
 def _plain(group: str, value: Any) -> Any:
     if is_dataclass(value):
         value = {f.name: getattr(value, f.name) for f in fields(value)}
     if isinstance(value, dict):
-        return {k: (asdict(v) if is_dataclass(v) else v) for k, v in value.items() if k not in OPERATIONAL.get(group, ())}
+        return {
+            k: (asdict(v) if is_dataclass(v) else v)
+            for k, v in value.items()
+            if k not in OPERATIONAL.get(group, ())
+        }
     return value
 
 
 def settings_part(settings) -> dict[str, Any]:
     """What of a cogevol.scoring.local.ScoringSettings decides a score, as plain JSON."""
-    return {"probe": _plain("probe", settings.probe), "browser": {**_plain("browser", settings.browser),
-                                                                  "mirror": settings.browser.mirror is not None},
-            "weights": settings.weights, "terms": _plain("terms", settings.terms),
-            "slides": _plain("slides", settings.slides), "judge": _plain("judge", settings.judge)}
+    return {
+        "probe": _plain("probe", settings.probe),
+        "browser": {
+            **_plain("browser", settings.browser),
+            "mirror": settings.browser.mirror is not None,
+        },
+        "weights": settings.weights,
+        "terms": _plain("terms", settings.terms),
+        "slides": _plain("slides", settings.slides),
+        "judge": _plain("judge", settings.judge),
+    }
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +105,11 @@ def code_part() -> str:
     h = hashlib.sha256(v.encode())
     for name in CODE:
         root = PACKAGE / name
-        paths = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.suffix in (".py", ".js", ".yaml", ".json"))
+        paths = (
+            [root]
+            if root.is_file()
+            else sorted(p for p in root.rglob("*") if p.suffix in (".py", ".js", ".yaml", ".json"))
+        )
         for p in paths:
             h.update(p.relative_to(PACKAGE).as_posix().encode())
             h.update(p.read_bytes())
@@ -84,7 +122,11 @@ def lock_part() -> str:
 
 def fingerprint_parts(settings) -> dict[str, str]:
     """{"settings", "cdn_lock", "code", "fingerprint"}: each part's hash and the whole one."""
-    parts = {"settings": _digest(settings_part(settings)), "cdn_lock": lock_part(), "code": code_part()}
+    parts = {
+        "settings": _digest(settings_part(settings)),
+        "cdn_lock": lock_part(),
+        "code": code_part(),
+    }
     return {**parts, "fingerprint": _digest(parts)}
 
 
@@ -97,16 +139,26 @@ class FingerprintMismatch(RuntimeError):
 
 
 def check_same(mine: dict[str, str], theirs: dict[str, str] | None, where: str) -> None:
-    """Raise FingerprintMismatch unless `theirs` (a backend's parts) matches `mine` (the caller's)."""
+    """Raise FingerprintMismatch unless `theirs` (a backend's parts) matches `mine` (the
+    caller's)."""
     if not theirs or "fingerprint" not in theirs:
-        raise FingerprintMismatch(f"{where} publishes no scoring fingerprint (an older service?): refusing to score "
-                                  "with settings that cannot be checked")
+        raise FingerprintMismatch(
+            f"{where} publishes no scoring fingerprint (an older service?): refusing to score "
+            "with settings that cannot be checked"
+        )
     if theirs["fingerprint"] == mine["fingerprint"]:
         return
-    differ = [k for k in ("settings", "cdn_lock", "code") if theirs.get(k) != mine.get(k)] or ["fingerprint"]
-    what = {"settings": "the scoring settings (probe, terms, weights, slides, judge in params.yaml)",
-            "cdn_lock": "the CDN mirror lock (infra/cdn/lock.json)", "code": "the scoring code version",
-            "fingerprint": "the fingerprint"}
-    raise FingerprintMismatch(f"{where} scores with other settings than this run: {'; '.join(what[k] for k in differ)} "
-                              f"differ (caller {mine['fingerprint']}, {where} {theirs['fingerprint']}). Start it with "
-                              "this run's params.yaml and code, or score locally (scoring.backend: local)")
+    differ = [k for k in ("settings", "cdn_lock", "code") if theirs.get(k) != mine.get(k)] or [
+        "fingerprint"
+    ]
+    what = {
+        "settings": "the scoring settings (probe, terms, weights, slides, judge in params.yaml)",
+        "cdn_lock": "the CDN mirror lock (infra/cdn/lock.json)",
+        "code": "the scoring code version",
+        "fingerprint": "the fingerprint",
+    }
+    raise FingerprintMismatch(
+        f"{where} scores with other settings than this run: {'; '.join(what[k] for k in differ)} "
+        f"differ (caller {mine['fingerprint']}, {where} {theirs['fingerprint']}). Start it with "
+        "this run's params.yaml and code, or score locally (scoring.backend: local)"
+    )

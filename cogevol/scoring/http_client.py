@@ -38,8 +38,16 @@ class HttpScorers(ScorersBase):
     that comes back must carry it; otherwise FingerprintMismatch, before a page is sent or a
     score used. None (a caller without settings of its own): take the service's as they are."""
 
-    def __init__(self, url: str, token: str | None = None, timeout_s: float = 900.0, max_retries: int = 4,
-                 batch_items: int = 64, backoff_s: float = 1.0, expect: dict[str, str] | None = None):
+    def __init__(
+        self,
+        url: str,
+        token: str | None = None,
+        timeout_s: float = 900.0,
+        max_retries: int = 4,
+        batch_items: int = 64,
+        backoff_s: float = 1.0,
+        expect: dict[str, str] | None = None,
+    ):
         self.url = url.rstrip("/")
         self.token, self.timeout_s, self.max_retries = token, timeout_s, max_retries
         self.batch_items, self.backoff_s = max(1, batch_items), backoff_s
@@ -50,14 +58,24 @@ class HttpScorers(ScorersBase):
     @classmethod
     def from_config(cls, cfg, expect: dict[str, str]) -> HttpScorers:
         """From a cogevol.scoring.backends.ScoringConfig and the caller's fingerprint parts."""
-        return cls(cfg.url, os.environ.get(cfg.token_env) or None, cfg.timeout_s, cfg.max_retries, cfg.batch_items,
-                   expect=expect)
+        return cls(
+            cfg.url,
+            os.environ.get(cfg.token_env) or None,
+            cfg.timeout_s,
+            cfg.max_retries,
+            cfg.batch_items,
+            expect=expect,
+        )
 
     async def open(self) -> None:
         if self._client is None:
             headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-            client = httpx.AsyncClient(base_url=self.url, headers=headers, timeout=self.timeout_s,
-                                       limits=httpx.Limits(max_connections=64))
+            client = httpx.AsyncClient(
+                base_url=self.url,
+                headers=headers,
+                timeout=self.timeout_s,
+                limits=httpx.Limits(max_connections=64),
+            )
             try:
                 self.parts = await self._health(client)
                 if self.expect is not None:
@@ -82,8 +100,10 @@ class HttpScorers(ScorersBase):
             except httpx.TransportError as e:
                 last = f"{type(e).__name__}: {e}"
             if attempt < self.max_retries:
-                await asyncio.sleep(self.backoff_s * 2 ** attempt * (0.5 + random.random()))
-        raise ScoringServiceError(f"{self.url}/health: not ready after {self.max_retries + 1} attempts ({last})")
+                await asyncio.sleep(self.backoff_s * 2**attempt * (0.5 + random.random()))
+        raise ScoringServiceError(
+            f"{self.url}/health: not ready after {self.max_retries + 1} attempts ({last})"
+        )
 
     async def aclose(self) -> None:
         if self._client is not None:
@@ -100,7 +120,7 @@ class HttpScorers(ScorersBase):
         body = {"items": [asdict(i) for i in items]}
         last = ""
         for attempt in range(self.max_retries + 1):
-            wait = self.backoff_s * 2 ** attempt * (0.5 + random.random())
+            wait = self.backoff_s * 2**attempt * (0.5 + random.random())
             try:
                 r = await self._client.post("/score", json=body)
             except httpx.TransportError as e:
@@ -109,18 +129,34 @@ class HttpScorers(ScorersBase):
                 if r.status_code == 200:
                     scores = [Score.from_json(s) for s in r.json()["scores"]]
                     if len(scores) != len(items):
-                        raise ScoringServiceError(f"{self.url}: {len(scores)} scores for {len(items)} items")
+                        raise ScoringServiceError(
+                            f"{self.url}: {len(scores)} scores for {len(items)} items"
+                        )
                     want = (self.expect or self.parts or {}).get("fingerprint")
-                    stray = next((s.fingerprint for s in scores if want and s.fingerprint != want), None)
-                    if stray is not None:  # the service was replaced by one with other settings mid-run
-                        raise FingerprintMismatch(f"{self.url}/score answered with fingerprint {stray or 'none'}, "
-                                                  f"not {want}: refusing scores made with other settings")
+                    stray = next(
+                        (s.fingerprint for s in scores if want and s.fingerprint != want), None
+                    )
+                    # the service was replaced by one with other settings mid-run
+                    if stray is not None:
+                        raise FingerprintMismatch(
+                            f"{self.url}/score answered with fingerprint {stray or 'none'}, "
+                            f"not {want}: refusing scores made with other settings"
+                        )
                     return scores
                 last = f"HTTP {r.status_code}: {r.text[:200]}"
                 if r.status_code not in RETRY_STATUS:
                     raise ScoringServiceError(f"{self.url}/score: {last}")
                 wait = retry_after(r.headers.get("retry-after")) or wait
             if attempt < self.max_retries:
-                log.warning("scoring service %s: %s; retry %d/%d in %.1f s", self.url, last, attempt + 1, self.max_retries, wait)
+                log.warning(
+                    "scoring service %s: %s; retry %d/%d in %.1f s",
+                    self.url,
+                    last,
+                    attempt + 1,
+                    self.max_retries,
+                    wait,
+                )
                 await asyncio.sleep(wait)
-        raise ScoringServiceError(f"{self.url}/score: no answer after {self.max_retries + 1} attempts ({last})")
+        raise ScoringServiceError(
+            f"{self.url}/score: no answer after {self.max_retries + 1} attempts ({last})"
+        )

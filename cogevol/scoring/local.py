@@ -38,13 +38,16 @@ class ScoringSettings:
     browser: BrowserConfig = field(default_factory=BrowserConfig)
     weights: dict | None = None  # probe.weights (None: the defaults in cogevol.rewards.html)
     terms: TermSettings = field(default_factory=TermSettings)
-    slides: dict = field(default_factory=dict)  # SlideScorer keyword arguments (cogevol.rewards.slide.settings)
+    # SlideScorer keyword arguments (cogevol.rewards.slide.settings)
+    slides: dict = field(default_factory=dict)
     judge: object | None = None  # a cogevol.judge.vlm.JudgeConfig when judge.enabled, else None
-    screenshots: bool = False  # keep the first screenshot of each page / every slide in Score.images
+    # keep the first screenshot of each page / every slide in Score.images
+    screenshots: bool = False
 
     @classmethod
     def from_params(cls, params: dict | None, workers: int | None = None) -> ScoringSettings:
-        """`workers` overrides probe.workers (GRPO passes grpo.reward_workers, the CLI --workers)."""
+        """`workers` overrides probe.workers (GRPO passes grpo.reward_workers, the CLI
+        --workers)."""
         params = params or {}
         probe = params.get("probe") or {}
         workers = max(1, int(workers or probe.get("workers", 1)))
@@ -53,15 +56,21 @@ class ScoringSettings:
             from cogevol.judge.vlm import from_params
 
             judge = from_params(params["judge"])
-        return cls(workers=workers, probe=from_dict(ProbeConfig, probe.get("harness")),
-                   browser=from_dict(BrowserConfig, probe.get("browser")),
-                   weights=probe.get("weights"), terms=from_dict(TermSettings, probe.get("terms")),
-                   slides=slide_settings(params.get("slides") or {}), judge=judge)
+        return cls(
+            workers=workers,
+            probe=from_dict(ProbeConfig, probe.get("harness")),
+            browser=from_dict(BrowserConfig, probe.get("browser")),
+            weights=probe.get("weights"),
+            terms=from_dict(TermSettings, probe.get("terms")),
+            slides=slide_settings(params.get("slides") or {}),
+            judge=judge,
+        )
 
 
 class Scorers(ScorersBase):
-    """Scores ScoreItems in process. Use as `async with Scorers(settings) as s: await s.score(items)`,
-    or call `score` straight away (it opens on first use) and `aclose()` at the end."""
+    """Scores ScoreItems in process. Use as
+    `async with Scorers(settings) as s: await s.score(items)`, or call `score` straight away (it
+    opens on first use) and `aclose()` at the end."""
 
     def __init__(self, settings: ScoringSettings | None = None, judge=None):
         self.settings = settings or ScoringSettings()
@@ -80,15 +89,20 @@ class Scorers(ScorersBase):
             if self._pool is not None:
                 return
             s = self.settings
-            pool = await BrowserPool(replace(s.browser, instances=s.workers)).__aenter__()  # one Chromium per worker
+            # one Chromium per worker
+            pool = await BrowserPool(replace(s.browser, instances=s.workers)).__aenter__()
             if self._judge is None and s.judge is not None:
                 from cogevol.judge.vlm import VisionJudge
 
                 self._judge = VisionJudge(s.judge)
             probe = replace(s.probe, screenshot=True) if s.screenshots else s.probe
-            self.html = HtmlScorer(pool, probe, s.weights, s.terms, judge=self._judge, pages=s.workers)
+            self.html = HtmlScorer(
+                pool, probe, s.weights, s.terms, judge=self._judge, pages=s.workers
+            )
             slide_kw = {**s.slides, "pages": max(s.workers, int(s.slides.get("pages", 1)))}
-            self.slides = SlideScorer(pool, judge=self._judge, screenshots=s.screenshots, **slide_kw)
+            self.slides = SlideScorer(
+                pool, judge=self._judge, screenshots=s.screenshots, **slide_kw
+            )
             self._pool = pool
 
     async def aclose(self) -> None:
@@ -122,9 +136,21 @@ class Scorers(ScorersBase):
             doc = item.text if item.raw else extract_html(item.text)
             if doc is None:
                 why = "no HTML document in the answer"
-                return Score("html", 0.0, "fail", why, hard_fail=True, details={"rendered_ok": False, "hard_fail": True,
-                                                                                "reward": 0.0, "reason": why, "harness_error": False,
-                                                                                "checks": []})
+                return Score(
+                    "html",
+                    0.0,
+                    "fail",
+                    why,
+                    hard_fail=True,
+                    details={
+                        "rendered_ok": False,
+                        "hard_fail": True,
+                        "reward": 0.0,
+                        "reason": why,
+                        "harness_error": False,
+                        "checks": [],
+                    },
+                )
             return html_score(await self.html.score(doc, item.request, _stored(item)))
         return slide_score(await self.slides.score(item.text, item.request, _stored(item)))
 
@@ -139,24 +165,53 @@ def _stored(item: ScoreItem) -> dict | None:
 def html_score(s: HtmlScore) -> Score:
     gate = "none" if s.reward is None else "fail" if s.hard_fail else "pass"
     shot = s.probe.screenshot if s.probe is not None else None
-    return Score("html", s.reward, gate, s.reason, s.hard_fail, s.rendered_ok, dict(s.terms), dict(s.weights_used),
-                 seconds=s.probe.seconds if s.probe is not None else 0.0,
-                 harness_error=s.reason if s.harness_error else "", details=s.record(), images=[shot] if shot else [])
+    return Score(
+        "html",
+        s.reward,
+        gate,
+        s.reason,
+        s.hard_fail,
+        s.rendered_ok,
+        dict(s.terms),
+        dict(s.weights_used),
+        seconds=s.probe.seconds if s.probe is not None else 0.0,
+        harness_error=s.reason if s.harness_error else "",
+        details=s.record(),
+        images=[shot] if shot else [],
+    )
 
 
 def slide_score(s: SlideScore) -> Score:
     gate = "none" if s.reward is None else "pass" if s.valid else "fail"
     terms = {k: v for k, v in (("rules", s.rule_score), ("vlm", s.vlm_score)) if v is not None}
     rendered = s.valid and not s.harness_error
-    return Score("slide", s.reward, gate, s.reason, not s.valid, rendered, terms, dict(s.weights_used), seconds=s.seconds,
-                 harness_error=s.harness_error, details=s.record(), images=list(s.pngs))
+    return Score(
+        "slide",
+        s.reward,
+        gate,
+        s.reason,
+        not s.valid,
+        rendered,
+        terms,
+        dict(s.weights_used),
+        seconds=s.seconds,
+        harness_error=s.harness_error,
+        details=s.record(),
+        images=list(s.pngs),
+    )
 
 
-async def score_pages(pages: Sequence[tuple[str, str]], settings: ScoringSettings | None = None,
-                      requests: dict[str, str] | None = None, judge=None) -> list[dict]:
+async def score_pages(
+    pages: Sequence[tuple[str, str]],
+    settings: ScoringSettings | None = None,
+    requests: dict[str, str] | None = None,
+    judge=None,
+) -> list[dict]:
     """The probe's record for each (name, html) page file, in order, with "path": name: what
     `cogevol probe` prints, for benchmarks and tests over page corpora."""
-    batch = [ScoreItem("html", html, (requests or {}).get(name, ""), raw=True) for name, html in pages]
+    batch = [
+        ScoreItem("html", html, (requests or {}).get(name, ""), raw=True) for name, html in pages
+    ]
     async with Scorers(settings, judge=judge) as scorers:
         scores = await scorers.score(batch)
     return [{"path": name, **s.details} for (name, _), s in zip(pages, scores)]

@@ -30,7 +30,8 @@ log = logging.getLogger(__name__)
 class RayConfig:
     """params.yaml: scoring.ray."""
 
-    address: str = "auto"  # auto: the cluster this machine joined | ray://host:10001 | HOST:PORT | local: start one here
+    # auto: the cluster this machine joined | ray://host:10001 | HOST:PORT | local: start one here
+    address: str = "auto"
     actors: int = 2
     workers_per_actor: int = 2  # pages in flight per actor; the actor reserves as many CPUs
     chunk_items: int = 8
@@ -38,7 +39,8 @@ class RayConfig:
 
 
 class ScorerActor:
-    """One actor: in-process Scorers over its own browser pool (decorated with ray.remote on use)."""
+    """One actor: in-process Scorers over its own browser pool (decorated with ray.remote on
+    use)."""
 
     def __init__(self, settings: ScoringSettings):
         self.scorers = Scorers(settings)
@@ -49,7 +51,11 @@ class ScorerActor:
         import ray
 
         await self.scorers.open()
-        return {"node": ray.get_runtime_context().get_node_id(), "pid": os.getpid(), "fingerprint_parts": self.scorers.parts}
+        return {
+            "node": ray.get_runtime_context().get_node_id(),
+            "pid": os.getpid(),
+            "fingerprint_parts": self.scorers.parts,
+        }
 
     async def score(self, items: list[ScoreItem]) -> list[Score]:
         return await self.scorers.score(items)
@@ -62,8 +68,10 @@ class RayScorers(ScorersBase):
     def __init__(self, settings: ScoringSettings | None = None, cfg: RayConfig | None = None):
         self.cfg = cfg or RayConfig()
         self.settings = replace(settings or ScoringSettings(), workers=self.cfg.workers_per_actor)
-        self.parts = fingerprint_parts(self.settings)  # the caller's: every actor must score with these
-        self.capacity = self.cfg.actors * self.cfg.workers_per_actor  # pages in flight over the cluster
+        # the caller's: every actor must score with these
+        self.parts = fingerprint_parts(self.settings)
+        # pages in flight over the cluster
+        self.capacity = self.cfg.actors * self.cfg.workers_per_actor
         self.actors: list = []
         self.placement: list[dict] = []  # per actor: node id and pid (what `ready` answered)
         self._started_ray = False
@@ -83,8 +91,9 @@ class RayScorers(ScorersBase):
                 address = None if self.cfg.address == "local" else self.cfg.address
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
                 self._started_ray = True
-            self._remote = ray.remote(ScorerActor).options(num_cpus=self.cfg.workers_per_actor, scheduling_strategy="SPREAD",
-                                                           max_restarts=0)
+            self._remote = ray.remote(ScorerActor).options(
+                num_cpus=self.cfg.workers_per_actor, scheduling_strategy="SPREAD", max_restarts=0
+            )
             actors = [self._remote.remote(self.settings) for _ in range(self.cfg.actors)]
             self.placement = list(await asyncio.gather(*(a.ready.remote() for a in actors)))
             try:
@@ -95,13 +104,21 @@ class RayScorers(ScorersBase):
                     ray.kill(a)
                 raise
             self.actors = actors
-            log.info("ray scoring: %d actors on %d node(s), %d pages in flight", len(actors),
-                     len({p["node"] for p in self.placement}), self.capacity)
+            log.info(
+                "ray scoring: %d actors on %d node(s), %d pages in flight",
+                len(actors),
+                len({p["node"] for p in self.placement}),
+                self.capacity,
+            )
 
     def _check(self, placement: dict) -> None:
         """An actor scores with the caller's settings (they are shipped to it), but with its
         node's code and CDN lock: refuse one whose fingerprint is not the caller's."""
-        check_same(self.parts, placement.get("fingerprint_parts"), f"the Ray actor on node {placement.get('node', '?')}")
+        check_same(
+            self.parts,
+            placement.get("fingerprint_parts"),
+            f"the Ray actor on node {placement.get('node', '?')}",
+        )
 
     async def aclose(self) -> None:
         import ray
@@ -134,11 +151,20 @@ class RayScorers(ScorersBase):
                 return await actor.score.remote(items)
             except ray.exceptions.RayActorError as e:
                 why = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
-                log.warning("ray scoring: an actor died with %d items in hand; retrying them on another (%s)", len(items), why)
+                log.warning(
+                    "ray scoring: an actor died with %d items in hand; "
+                    "retrying them on another (%s)",
+                    len(items),
+                    why,
+                )
                 if actor in self.actors:
                     self.actors.remove(actor)
-        return [Score.no_verdict(it.modality, f"ray: no actor scored it in {self.cfg.max_attempts} attempts ({why})")
-                     for it in items]
+        return [
+            Score.no_verdict(
+                it.modality, f"ray: no actor scored it in {self.cfg.max_attempts} attempts ({why})"
+            )
+            for it in items
+        ]
 
     async def _actor(self, n: int):
         """The n-th live actor (round-robin), starting a replacement when none is left."""

@@ -3,10 +3,11 @@
 Endpoints:
 - GET /health: 200 once the browsers are up, 503 before and while draining; `fingerprint` (and
   `fingerprint_parts`): what decides this service's scores (cogevol.scoring.fingerprint).
-- POST /score: {"items": [{"modality", "text", "request", "raw", "checklist"}]} -> {"scores": [Score]}
-  in order, each with its `fingerprint`.
+- POST /score: {"items": [{"modality", "text", "request", "raw", "checklist"}]} ->
+  {"scores": [Score]} in order, each with its `fingerprint`.
 - POST /get_reward: OpenRLHF's remote reward format (cogevol.scoring.openrlhf).
-- GET /metrics: Prometheus text (cogevol.scoring.service_metrics), the fingerprint as an info metric.
+- GET /metrics: Prometheus text (cogevol.scoring.service_metrics), the fingerprint as an info
+  metric.
 
 Settings: the service scores with its own params.yaml; a client (cogevol.scoring.http_client)
 compares the fingerprint of its own settings with /health's and refuses to score when they
@@ -54,10 +55,12 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 class ServeConfig:
     """params.yaml: scoring.serve."""
 
-    host: str = "127.0.0.1"  # loopback by default; another interface wants a token (scoring.token_env)
+    # loopback by default; another interface wants a token (scoring.token_env)
+    host: str = "127.0.0.1"
     port: int = 8700
     max_queue: int = 256  # items accepted and unfinished at once; past it: 429 + Retry-After
-    item_deadline_s: float = 120.0  # from an item's arrival to its verdict; past it: no verdict, with the reason
+    # from an item's arrival to its verdict; past it: no verdict, with the reason
+    item_deadline_s: float = 120.0
     max_body_mb: float = 32.0  # request body limit (413 past it)
     max_items: int = 1024  # items per request (413 past it)
     drain_s: float = 120.0  # SIGTERM: how long requests in flight get to finish
@@ -85,7 +88,8 @@ class ScoringService:
 
     def __init__(self, scorers, cfg: ServeConfig, workers: int = 1):
         self.scorers, self.cfg, self.workers = scorers, cfg, max(1, workers)
-        self.parts: dict[str, str] = dict(scorers.parts)  # what decides its scores (cogevol.scoring.fingerprint)
+        # what decides its scores (cogevol.scoring.fingerprint)
+        self.parts: dict[str, str] = dict(scorers.parts)
         self.metrics = ServiceMetrics(workers=self.workers, fingerprint=self.parts["fingerprint"])
         self.ready = False
         self.draining = False
@@ -105,7 +109,9 @@ class ScoringService:
         try:
             score = await asyncio.wait_for(self.scorers.score_one(item), self.cfg.item_deadline_s)
         except asyncio.TimeoutError:
-            score = Score.no_verdict(item.modality, f"deadline: no verdict within {self.cfg.item_deadline_s:g} s")
+            score = Score.no_verdict(
+                item.modality, f"deadline: no verdict within {self.cfg.item_deadline_s:g} s"
+            )
         score.fingerprint = self.parts["fingerprint"]
         self.metrics.observe(score, time.monotonic() - arrival)
         return score
@@ -113,7 +119,9 @@ class ScoringService:
     def _retry_after(self, n: int) -> int:
         """Seconds until about `n` items' worth of the queue has drained, at the recent rate."""
         rate = self.metrics.rate() or 0.5
-        return int(min(60, max(1, math.ceil((self.metrics.pending + n - self.cfg.max_queue) / rate))))
+        return int(
+            min(60, max(1, math.ceil((self.metrics.pending + n - self.cfg.max_queue) / rate)))
+        )
 
 
 class _TooLarge(Exception):
@@ -130,7 +138,9 @@ class BodyLimit:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         declared = dict(scope["headers"]).get(b"content-length")
-        too_large = JSONResponse({"detail": f"request body over {self.max_bytes} bytes"}, status_code=413)
+        too_large = JSONResponse(
+            {"detail": f"request body over {self.max_bytes} bytes"}, status_code=413
+        )
         if declared and declared.isdigit() and int(declared) > self.max_bytes:
             return await too_large(scope, receive, send)
         seen = 0
@@ -149,7 +159,9 @@ class BodyLimit:
             await too_large(scope, receive, send)
 
 
-def create_app(scorers, cfg: ServeConfig | None = None, token: str | None = None, workers: int = 1) -> FastAPI:
+def create_app(
+    scorers, cfg: ServeConfig | None = None, token: str | None = None, workers: int = 1
+) -> FastAPI:
     """The service over `scorers` (opened at startup, closed at shutdown). `token`: the bearer
     token every scoring request must carry (None: no auth)."""
     cfg = cfg or ServeConfig()
@@ -176,26 +188,41 @@ def create_app(scorers, cfg: ServeConfig | None = None, token: str | None = None
             return
         got = request.headers.get("authorization", "")
         if not hmac.compare_digest(got.encode(), f"Bearer {token}".encode()):
-            raise HTTPException(401, "missing or wrong bearer token", headers={"WWW-Authenticate": "Bearer"})
+            raise HTTPException(
+                401, "missing or wrong bearer token", headers={"WWW-Authenticate": "Bearer"}
+            )
 
     async def run(items: list[ScoreItem]) -> list[Score]:
         if service.draining or not service.ready:
-            raise HTTPException(503, "draining" if service.draining else "starting", headers={"Retry-After": "5"})
-        limit = min(cfg.max_items, cfg.max_queue)  # a batch larger than the queue could never be admitted
+            raise HTTPException(
+                503, "draining" if service.draining else "starting", headers={"Retry-After": "5"}
+            )
+        # a batch larger than the queue could never be admitted
+        limit = min(cfg.max_items, cfg.max_queue)
         if len(items) > limit:
-            raise HTTPException(413, f"{len(items)} items in one request; the limit is {limit} (max_items, max_queue)")
+            raise HTTPException(
+                413,
+                f"{len(items)} items in one request; the limit is {limit} (max_items, max_queue)",
+            )
         try:
             return await service.score(items)
         except Overloaded as e:
-            raise HTTPException(429, f"queue full ({service.metrics.pending}/{cfg.max_queue} items)",
-                                headers={"Retry-After": str(e.retry_after)}) from None
+            raise HTTPException(
+                429,
+                f"queue full ({service.metrics.pending}/{cfg.max_queue} items)",
+                headers={"Retry-After": str(e.retry_after)},
+            ) from None
 
     @app.get("/health")
     async def health():
         ok = service.ready and not service.draining
-        body = {"status": "ok" if ok else "draining" if service.draining else "starting",
-                "workers": service.workers, "pending": service.metrics.pending,
-                "fingerprint": service.parts["fingerprint"], "fingerprint_parts": service.parts}
+        body = {
+            "status": "ok" if ok else "draining" if service.draining else "starting",
+            "workers": service.workers,
+            "pending": service.metrics.pending,
+            "fingerprint": service.parts["fingerprint"],
+            "fingerprint_parts": service.parts,
+        }
         return JSONResponse(body, status_code=200 if ok else 503)
 
     @app.post("/score", dependencies=[Depends(authorised)])
@@ -209,7 +236,11 @@ def create_app(scorers, cfg: ServeConfig | None = None, token: str | None = None
             items = openrlhf.items_from_request(await request.json())
         except (ValueError, AttributeError) as e:
             raise HTTPException(422, f"not an OpenRLHF reward request: {e}") from None
-        return openrlhf.reply(await run(items)) if items else {"rewards": [], "scores": [], "extra_logs": {}}
+        return (
+            openrlhf.reply(await run(items))
+            if items
+            else {"rewards": [], "scores": [], "extra_logs": {}}
+        )
 
     @app.get("/metrics", dependencies=[Depends(authorised)])
     async def metrics():
@@ -220,7 +251,9 @@ def create_app(scorers, cfg: ServeConfig | None = None, token: str | None = None
     return app
 
 
-def serve(params: dict, host: str | None = None, port: int | None = None, workers: int | None = None) -> None:
+def serve(
+    params: dict, host: str | None = None, port: int | None = None, workers: int | None = None
+) -> None:
     """Run the service until SIGTERM / SIGINT, then drain (see the module docstring)."""
     from cogevol.scoring.backends import ScoringConfig, open_scorers
 
@@ -229,13 +262,29 @@ def serve(params: dict, host: str | None = None, port: int | None = None, worker
     host, port = host or cfg.host, port or cfg.port
     token = os.environ.get(scoring.token_env) or None
     if token is None and host not in LOOPBACK:
-        log.warning("serve: listening on %s with no token: anyone who reaches it can use the browsers "
-                    "(set $%s)", host, scoring.token_env)
-    backend = "local" if scoring.backend == "http" else scoring.backend  # the service itself scores in process or on Ray
-    scorers = open_scorers({**params, "scoring": {**(params.get("scoring") or {}), "backend": backend}}, workers)
+        log.warning(
+            "serve: listening on %s with no token: anyone who reaches it can use the browsers "
+            "(set $%s)",
+            host,
+            scoring.token_env,
+        )
+    # the service itself scores in process or on Ray
+    backend = "local" if scoring.backend == "http" else scoring.backend
+    scorers = open_scorers(
+        {**params, "scoring": {**(params.get("scoring") or {}), "backend": backend}}, workers
+    )
     app = create_app(scorers, cfg, token, workers=_workers(scorers))
-    server = DrainingServer(uvicorn.Config(app, host=host, port=port, timeout_graceful_shutdown=int(cfg.drain_s),
-                                            log_level="info", access_log=False), app)
+    server = DrainingServer(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            timeout_graceful_shutdown=int(cfg.drain_s),
+            log_level="info",
+            access_log=False,
+        ),
+        app,
+    )
     log.info("serve: http://%s:%d (%s backend)", host, port, backend)
     server.run()
 
@@ -264,12 +313,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve_in_background(scorers, cfg: ServeConfig | None = None, token: str | None = None, workers: int = 1):
+def serve_in_background(
+    scorers, cfg: ServeConfig | None = None, token: str | None = None, workers: int = 1
+):
     """The service on a real uvicorn server in a thread, on 127.0.0.1 and a free port, for tests
     and benchmarks. Yields (url, app) once the browsers are up; stops and closes it after."""
     app = create_app(scorers, cfg or ServeConfig(), token, workers)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    )
     thread = threading.Thread(target=server.run, daemon=True, name="scoring-service")
     thread.start()
     deadline = time.monotonic() + 60

@@ -25,27 +25,57 @@ from cogevol.scoring.types import Score
 
 
 class ServiceMetrics:
-    def __init__(self, workers: int, window: int = 1000, rate_window_s: float = 60.0, fingerprint: str = ""):
+    def __init__(
+        self, workers: int, window: int = 1000, rate_window_s: float = 60.0, fingerprint: str = ""
+    ):
         self.workers, self.rate_window_s = workers, rate_window_s
         self.pending = 0  # items accepted and unfinished
         self._latency: deque[float] = deque(maxlen=window)
         self._done: deque[float] = deque(maxlen=100_000)  # finish times, for the rate
         self._first: float | None = None
         self.registry = r = CollectorRegistry()
-        self.items = Counter("cogevol_scoring_items", "items scored", ["modality", "gate"], registry=r)
-        self.harness_errors = Counter("cogevol_scoring_harness_errors", "items with no verdict (harness error, deadline)", registry=r)
-        self.rejected = Counter("cogevol_scoring_rejected_requests", "requests answered 429 (queue full)", registry=r)
-        self.latency = Histogram("cogevol_scoring_item_seconds", "arrival to verdict, per item", registry=r,
-                                 buckets=(0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, float("inf")))
-        Gauge("cogevol_scoring_items_pending", "items accepted and unfinished", registry=r).set_function(lambda: self.pending)
+        self.items = Counter(
+            "cogevol_scoring_items", "items scored", ["modality", "gate"], registry=r
+        )
+        self.harness_errors = Counter(
+            "cogevol_scoring_harness_errors",
+            "items with no verdict (harness error, deadline)",
+            registry=r,
+        )
+        self.rejected = Counter(
+            "cogevol_scoring_rejected_requests", "requests answered 429 (queue full)", registry=r
+        )
+        self.latency = Histogram(
+            "cogevol_scoring_item_seconds",
+            "arrival to verdict, per item",
+            registry=r,
+            buckets=(0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, float("inf")),
+        )
+        Gauge(
+            "cogevol_scoring_items_pending", "items accepted and unfinished", registry=r
+        ).set_function(lambda: self.pending)
         Gauge("cogevol_scoring_queue_depth", "items waiting for a worker", registry=r).set_function(
-            lambda: max(0, self.pending - self.workers))
-        Gauge("cogevol_scoring_pages_per_second", "items finished per second over the rate window", registry=r).set_function(self.rate)
-        q = Gauge("cogevol_scoring_latency_seconds", "arrival-to-verdict quantiles over recent items", ["quantile"], registry=r)
+            lambda: max(0, self.pending - self.workers)
+        )
+        Gauge(
+            "cogevol_scoring_pages_per_second",
+            "items finished per second over the rate window",
+            registry=r,
+        ).set_function(self.rate)
+        q = Gauge(
+            "cogevol_scoring_latency_seconds",
+            "arrival-to-verdict quantiles over recent items",
+            ["quantile"],
+            registry=r,
+        )
         q.labels("0.5").set_function(lambda: self.quantile(0.5))
         q.labels("0.95").set_function(lambda: self.quantile(0.95))
-        Gauge("cogevol_scoring_fingerprint_info", "what decides this service's scores (cogevol.scoring.fingerprint)",
-              ["fingerprint"], registry=r).labels(fingerprint).set(1)
+        Gauge(
+            "cogevol_scoring_fingerprint_info",
+            "what decides this service's scores (cogevol.scoring.fingerprint)",
+            ["fingerprint"],
+            registry=r,
+        ).labels(fingerprint).set(1)
 
     def observe(self, score: Score, seconds: float) -> None:
         self.items.labels(score.modality, score.gate).inc()
@@ -59,7 +89,8 @@ class ServiceMetrics:
 
     def rate(self) -> float:
         """Items finished per second over the window (or since the first one, when that is
-        shorter: a young service would otherwise look slow and hand out minute-long Retry-Afters)."""
+        shorter: a young service would otherwise look slow and hand out minute-long
+        Retry-Afters)."""
         now = time.monotonic()
         while self._done and self._done[0] < now - self.rate_window_s:
             self._done.popleft()

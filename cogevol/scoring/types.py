@@ -19,10 +19,13 @@ MODALITIES = ("html", "slide")
 @dataclass(frozen=True)
 class ScoreItem:
     modality: str  # html | slide
-    text: str  # the model's answer (a page may be fenced or wrapped in prose), or the artifact itself
+    # the model's answer (a page may be fenced or wrapped in prose), or the artifact itself
+    text: str
     request: str = ""  # what the answer was asked for: the HTML gate and the judge follow it
     raw: bool = False  # html: `text` is the page itself (a file), probed as is with no extraction
-    checklist: str = ""  # the request's stored checklist as JSON (cogevol.rewards.checklist); "": the rules plan it from `request`
+    # the request's stored checklist as JSON
+    # (cogevol.rewards.checklist); "": the rules plan it from `request`
+    checklist: str = ""
 
     def __post_init__(self) -> None:
         if self.modality not in MODALITIES:
@@ -35,15 +38,20 @@ class Score:
     reward: float | None  # 0..1; None: no verdict (gate "none")
     gate: str  # pass | fail | none
     reason: str
-    hard_fail: bool = False  # failed its gate: html not alive as asked (or no page at all), a deck breaking the contract
+    # failed its gate: html not alive as asked (or no page at all), a deck breaking the contract
+    hard_fail: bool = False
     rendered_ok: bool = False  # the page rendered / the deck parsed and rendered
-    terms: dict[str, float] = field(default_factory=dict)  # html: defects 0..1; slide: rules / vlm scores 0-5
-    weights: dict[str, float] = field(default_factory=dict)  # the weights the terms carried (renormalised)
+    # html: defects 0..1; slide: rules / vlm scores 0-5
+    terms: dict[str, float] = field(default_factory=dict)
+    # the weights the terms carried (renormalised)
+    weights: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0  # wall time of the scoring itself (not of any queue before it)
     harness_error: str = ""  # why there is no verdict, when the fault is the harness's
     details: dict[str, Any] = field(default_factory=dict)  # the full per-modality record
-    fingerprint: str = ""  # what decided it: the scorer's settings, CDN lock and code (cogevol.scoring.fingerprint)
-    images: list[bytes] = field(default_factory=list, repr=False)  # screenshots when asked for; never serialised
+    # what decided it: the scorer's settings, CDN lock and code (cogevol.scoring.fingerprint)
+    fingerprint: str = ""
+    # screenshots when asked for; never serialised
+    images: list[bytes] = field(default_factory=list, repr=False)
 
     @property
     def passed(self) -> bool:
@@ -62,4 +70,11 @@ class Score:
     @classmethod
     def no_verdict(cls, modality: str, why: str) -> Score:
         """A Score for an item the harness could not judge (a dead worker, a missed deadline)."""
-        return cls(modality, None, "none", why, harness_error=why, details={"harness_error": True, "reason": why})
+        return cls(
+            modality,
+            None,
+            "none",
+            why,
+            harness_error=why,
+            details={"harness_error": True, "reason": why},
+        )

@@ -112,9 +112,19 @@ def parse(output: str | dict) -> Deck:
     if errors:
         raise ContractError(errors)
     slides = [
-        [Element(type=e["type"], x=float(e["x"]), y=float(e["y"]), w=float(e["w"]), h=float(e["h"]),
-                 props={k: v for k, v in e.items() if k not in COMMON}, slide=s, index=k)
-         for k, e in enumerate(slide["elements"])]
+        [
+            Element(
+                type=e["type"],
+                x=float(e["x"]),
+                y=float(e["y"]),
+                w=float(e["w"]),
+                h=float(e["h"]),
+                props={k: v for k, v in e.items() if k not in COMMON},
+                slide=s,
+                index=k,
+            )
+            for k, e in enumerate(slide["elements"])
+        ]
         for s, slide in enumerate(obj["slides"])
     ]
     return Deck(slides=slides, theme=dict(obj.get("theme") or {}), version=obj["version"])
@@ -151,7 +161,9 @@ def validate(obj: object) -> list[str]:
             continue
         _unknown(slide, {"elements"}, path, errs)
         if len(slide["elements"]) > MAX_ELEMENTS:
-            errs.append(f"{path}.elements: at most {MAX_ELEMENTS} elements, got {len(slide['elements'])}")
+            errs.append(
+                f"{path}.elements: at most {MAX_ELEMENTS} elements, got {len(slide['elements'])}"
+            )
         for k, el in enumerate(slide["elements"][:MAX_ELEMENTS]):
             _element(el, f"{path}.elements[{k}]", errs)
     return errs
@@ -172,7 +184,9 @@ def _element(el: object, path: str, errs: list[str]) -> None:
     _unknown(el, COMMON | required | optional, path, errs)
     for k in ("x", "y", "w", "h"):
         if k in el:
-            _number(el[k], f"{path}.{k}", errs, low=0.0 if k in "wh" else None, strict_low=k in "wh")
+            _number(
+                el[k], f"{path}.{k}", errs, low=0.0 if k in "wh" else None, strict_low=k in "wh"
+            )
     if "size" in el:
         _number(el["size"], f"{path}.size", errs, low=4.0, high=200.0)
     for k in ("color", "fill", "stroke"):
@@ -248,7 +262,9 @@ def _table(el: dict, path: str, errs: list[str]) -> None:
         errs.append(f"{path}.rows: expected a list of rows, got {_kind(rows)}")
         return
     for k, row in enumerate(rows):
-        if not isinstance(row, list) or not all(isinstance(c, (str, int, float)) and not isinstance(c, bool) for c in row):
+        if not isinstance(row, list) or not all(
+            isinstance(c, (str, int, float)) and not isinstance(c, bool) for c in row
+        ):
             errs.append(f"{path}.rows[{k}]: expected a list of strings or numbers")
         elif isinstance(header, list) and len(row) != len(header):
             errs.append(f"{path}.rows[{k}]: {len(row)} cells for {len(header)} columns")
@@ -260,8 +276,14 @@ def _unknown(obj: dict, allowed: set[str], path: str, errs: list[str]) -> None:
             errs.append(f"{path}.{k}: unknown field (allowed: {', '.join(sorted(allowed))})")
 
 
-def _number(v: object, path: str, errs: list[str], low: float | None = None, high: float | None = None,
-            strict_low: bool = False) -> None:
+def _number(
+    v: object,
+    path: str,
+    errs: list[str],
+    low: float | None = None,
+    high: float | None = None,
+    strict_low: bool = False,
+) -> None:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
         errs.append(f"{path}: expected a number, got {_kind(v)}")
     elif low is not None and (v <= low if strict_low else v < low):

@@ -16,24 +16,64 @@ import re
 from cogevol.slides.contract import CANVAS_H, CANVAS_W, CHARTS, FIELDS, VERSION, extract_json
 
 _KEY_SYNONYMS = {
-    "left": "x", "top": "y", "width": "w", "height": "h",
-    "font_size": "size", "fontSize": "size", "fontsize": "size",
-    "content": "text", "label": "text", "caption": "alt", "description": "alt",
-    "points_list": "items", "bullets": "items", "list": "items",
-    "chart_type": "chart", "chartType": "chart", "labels": "categories", "data": "values",
-    "columns": "header", "headers": "header",
+    "left": "x",
+    "top": "y",
+    "width": "w",
+    "height": "h",
+    "font_size": "size",
+    "fontSize": "size",
+    "fontsize": "size",
+    "content": "text",
+    "label": "text",
+    "caption": "alt",
+    "description": "alt",
+    "points_list": "items",
+    "bullets": "items",
+    "list": "items",
+    "chart_type": "chart",
+    "chartType": "chart",
+    "labels": "categories",
+    "data": "values",
+    "columns": "header",
+    "headers": "header",
 }
 _TYPE_SYNONYMS = {
-    "heading": "title", "header": "title", "subtitle": "text", "paragraph": "text", "body": "text",
-    "textbox": "text", "list": "bullets", "bullet": "bullets", "bullet_list": "bullets",
-    "picture": "image", "img": "image", "rectangle": "shape", "graph": "chart",
+    "heading": "title",
+    "header": "title",
+    "subtitle": "text",
+    "paragraph": "text",
+    "body": "text",
+    "textbox": "text",
+    "list": "bullets",
+    "bullet": "bullets",
+    "bullet_list": "bullets",
+    "picture": "image",
+    "img": "image",
+    "rectangle": "shape",
+    "graph": "chart",
 }
-_CHART_SYNONYMS = {"column": "bar", "bars": "bar", "histogram": "bar", "lines": "line", "donut": "pie",
-                   "doughnut": "pie", "points": "scatter"}
+_CHART_SYNONYMS = {
+    "column": "bar",
+    "bars": "bar",
+    "histogram": "bar",
+    "lines": "line",
+    "donut": "pie",
+    "doughnut": "pie",
+    "points": "scatter",
+}
 _NUM = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(px)?\s*$")
-_COLOR_NAMES = {"white": "#ffffff", "black": "#000000", "red": "#dc2626", "blue": "#2563eb",
-                "green": "#16a34a", "gray": "#6b7280", "grey": "#6b7280", "yellow": "#eab308",
-                "orange": "#ea580c", "purple": "#9333ea"}
+_COLOR_NAMES = {
+    "white": "#ffffff",
+    "black": "#000000",
+    "red": "#dc2626",
+    "blue": "#2563eb",
+    "green": "#16a34a",
+    "gray": "#6b7280",
+    "grey": "#6b7280",
+    "yellow": "#eab308",
+    "orange": "#ea580c",
+    "purple": "#9333ea",
+}
 
 
 def normalise(output: str | dict) -> tuple[dict, list[str]]:
@@ -90,14 +130,20 @@ def _fix_element(el: dict, path: str, fixes: list[str]) -> None:
             el[k] = float(_NUM.match(el[k]).group(1))
             fixes.append(f"{path}.{k}: number written as a string")
     box = [el.get(k) for k in ("x", "y", "w", "h")]
-    if all(isinstance(v, (int, float)) for v in box) and all(0 <= v <= 1 for v in box) and sum(box) > 0:
+    if (
+        all(isinstance(v, (int, float)) for v in box)
+        and all(0 <= v <= 1 for v in box)
+        and sum(box) > 0
+    ):
         el["x"], el["w"] = el["x"] * CANVAS_W, el["w"] * CANVAS_W
         el["y"], el["h"] = el["y"] * CANVAS_H, el["h"] * CANVAS_H
         fixes.append(f"{path}: fractional box scaled to the {CANVAS_W}x{CANVAS_H} canvas")
     for k in ("color", "fill", "stroke"):
         _fix_color(el, k, path, fixes)
     if kind == "bullets" and isinstance(el.get("items"), str):
-        el["items"] = [line.strip(" -•*\t") for line in el["items"].splitlines() if line.strip(" -•*\t")]
+        el["items"] = [
+            line.strip(" -•*\t") for line in el["items"].splitlines() if line.strip(" -•*\t")
+        ]
         fixes.append(f"{path}.items: split a string into lines")
     if kind == "chart":
         _fix_chart(el, path, fixes)
@@ -125,7 +171,10 @@ def _fix_chart(el: dict, path: str, fixes: list[str]) -> None:
             fixes.append(f"{path}.series[{k}]: renamed 'data'")
         vals = s.get("values")
         if isinstance(vals, list) and any(isinstance(v, str) and _NUM.match(v) for v in vals):
-            s["values"] = [float(_NUM.match(v).group(1)) if isinstance(v, str) and _NUM.match(v) else v for v in vals]
+            s["values"] = [
+                float(_NUM.match(v).group(1)) if isinstance(v, str) and _NUM.match(v) else v
+                for v in vals
+            ]
             fixes.append(f"{path}.series[{k}].values: numbers written as strings")
         for extra in [key for key in s if key not in ("name", "values", "points", "color")]:
             s.pop(extra)

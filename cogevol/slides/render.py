@@ -22,7 +22,10 @@ from cogevol.slides.contract import CANVAS_H, CANVAS_W, Deck, Element
 
 MEASURE_JS = (Path(__file__).parent / "measure.js").read_text(encoding="utf-8")
 FONTS = {
-    "sans": '"Liberation Sans", "DejaVu Sans", Arial, "WenQuanYi Zen Hei", "Noto Sans CJK SC", sans-serif',
+    "sans": (
+        '"Liberation Sans", "DejaVu Sans", Arial, "WenQuanYi Zen Hei", "Noto Sans CJK SC", '
+        "sans-serif"
+    ),
     "serif": '"Liberation Serif", "DejaVu Serif", Georgia, "WenQuanYi Zen Hei", serif',
     "mono": '"Liberation Mono", "DejaVu Sans Mono", monospace',
 }
@@ -51,16 +54,18 @@ def deck_html(deck: Deck) -> str:
         f".content table{{border-collapse:collapse;width:100%;white-space:normal}}"
         f".content th{{background:{theme['accent']};color:#fff;text-align:left}}"
         ".content th,.content td{padding:.3em .5em;border:1px solid #d1d5db}"
-        ".placeholder{width:100%;height:100%;background:#e5e7eb;border:2px dashed #9ca3af;display:flex;"
-        "align-items:center;justify-content:center;overflow:hidden;color:#6b7280;font-size:14px;font-style:italic;"
-        "text-align:center;padding:8px}"
+        ".placeholder{width:100%;height:100%;background:#e5e7eb;border:2px dashed #9ca3af;"
+        "display:flex;align-items:center;justify-content:center;overflow:hidden;color:#6b7280;"
+        "font-size:14px;font-style:italic;text-align:center;padding:8px}"
     )
     slides = []
     for s, elements in enumerate(deck.slides):
         body = "".join(_element_html(e, theme) for e in elements)
         slides.append(f'<section class="slide" data-slide="{s}">{body}</section>')
-    return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{css}</style></head>'
-            f"<body>{''.join(slides)}</body></html>")
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{css}</style></head>'
+        f"<body>{''.join(slides)}</body></html>"
+    )
 
 
 def _element_html(e: Element, theme: dict) -> str:
@@ -71,25 +76,40 @@ def _element_html(e: Element, theme: dict) -> str:
         size = p.get("size", DEFAULT_SIZE[e.type])
         weight = "700" if e.type == "title" or p.get("bold") else "400"
         color = p.get("color", theme["text"])
-        text_style = f"font-size:{size}px;font-weight:{weight};color:{color};text-align:{p.get('align', 'left')}"
+        text_style = (
+            f"font-size:{size}px;font-weight:{weight};color:{color};"
+            f"text-align:{p.get('align', 'left')}"
+        )
         inner = _text_inner(e)
-        return f'<div {attrs} style="{style}"><div class="content" style="{text_style}">{inner}</div></div>'
+        return (
+            f'<div {attrs} style="{style}">'
+            f'<div class="content" style="{text_style}">{inner}</div></div>'
+        )
     if e.type == "image":
-        return f'<div {attrs} style="{style}"><div class="placeholder">{escape(p["alt"])}</div></div>'
+        return (
+            f'<div {attrs} style="{style}"><div class="placeholder">{escape(p["alt"])}</div></div>'
+        )
     if e.type == "shape":
         fill, stroke = p.get("fill", theme["accent"]), p.get("stroke", "none")
         if p["shape"] == "line":
             y = e.h / 2 if e.h <= 8 else 0
             y2 = e.h / 2 if e.h <= 8 else e.h
-            svg = (f'<svg width="{e.w:.0f}" height="{e.h:.0f}"><line x1="0" y1="{y:.1f}" x2="{e.w:.1f}" y2="{y2:.1f}" '
-                   f'stroke="{p.get("stroke", fill)}" stroke-width="3"/></svg>')
+            svg = (
+                f'<svg width="{e.w:.0f}" height="{e.h:.0f}">'
+                f'<line x1="0" y1="{y:.1f}" x2="{e.w:.1f}" y2="{y2:.1f}" '
+                f'stroke="{p.get("stroke", fill)}" stroke-width="3"/></svg>'
+            )
             return f'<div {attrs} style="{style}">{svg}</div>'
         radius = "50%" if p["shape"] == "ellipse" else "0"
         border = f"3px solid {stroke}" if stroke != "none" else "none"
-        return f'<div {attrs} style="{style};background:{fill};border-radius:{radius};border:{border}"></div>'
+        return (
+            f'<div {attrs} style="{style};background:{fill};border-radius:{radius};'
+            f'border:{border}"></div>'
+        )
     if e.type == "chart":
         return f'<div {attrs} style="{style}">{chart_svg(e, theme["accent"], theme["text"])}</div>'
-    raise ValueError(f"unknown element type {e.type!r}")  # the contract guarantees this never happens
+    # the contract guarantees this never happens
+    raise ValueError(f"unknown element type {e.type!r}")
 
 
 def _text_inner(e: Element) -> str:
@@ -98,7 +118,9 @@ def _text_inner(e: Element) -> str:
         return "<ul>" + "".join(f"<li>{escape(i)}</li>" for i in p["items"]) + "</ul>"
     if e.type == "table":
         head = "".join(f"<th>{escape(str(c))}</th>" for c in p["header"])
-        rows = "".join("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in r) + "</tr>" for r in p["rows"])
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in r) + "</tr>" for r in p["rows"]
+        )
         return f"<table><tr>{head}</tr>{rows}</table>"
     return escape(p["text"])
 
@@ -120,7 +142,9 @@ class SlideRenderer:
         self._size = max(1, pages)
 
     async def _open(self):
-        cm = self.pool.page("<!DOCTYPE html><html><body></body></html>", viewport=(CANVAS_W, CANVAS_H))
+        cm = self.pool.page(
+            "<!DOCTYPE html><html><body></body></html>", viewport=(CANVAS_W, CANVAS_H)
+        )
         page = await cm.__aenter__()
         await page.goto(PAGE_URL, wait_until="load")
         self._opened.append((cm, page))
@@ -150,13 +174,19 @@ class SlideRenderer:
         slot = await self._acquire()
         cm, page = slot
         try:
-            await page.set_content(deck_html(deck), wait_until="load", timeout=self.pool.cfg.load_timeout_ms * 2)
+            await page.set_content(
+                deck_html(deck), wait_until="load", timeout=self.pool.cfg.load_timeout_ms * 2
+            )
             measured = await page.evaluate(MEASURE_JS)
             pngs = []
             if screenshots:
                 for s in range(len(deck.slides)):
                     clip = {"x": 0, "y": s * CANVAS_H, "width": CANVAS_W, "height": CANVAS_H}
-                    pngs.append(await page.screenshot(clip=clip, full_page=True, animations="disabled", timeout=5000))
+                    pngs.append(
+                        await page.screenshot(
+                            clip=clip, full_page=True, animations="disabled", timeout=5000
+                        )
+                    )
         except BaseException as e:
             self._opened.remove(slot)
             self._free.put_nowait(None)  # a waiter may open the replacement

@@ -17,16 +17,30 @@ import numpy as np
 
 from cogevol.slides.contract import CANVAS_H, CANVAS_W, Deck, Element
 
-RULES = ("canvas_use", "collisions", "text_fit", "legibility", "chart_geometry", "theme_consistency")
+RULES = (
+    "canvas_use",
+    "collisions",
+    "text_fit",
+    "legibility",
+    "chart_geometry",
+    "theme_consistency",
+)
 
 
 @dataclass
 class RuleConfig:
     """Weights and thresholds of the rule engine (params.yaml: slides.rules)."""
 
-    weights: dict[str, float] = field(default_factory=lambda: {
-        "canvas_use": 1.0, "collisions": 1.0, "text_fit": 1.0, "legibility": 1.0,
-        "chart_geometry": 1.0, "theme_consistency": 0.5})
+    weights: dict[str, float] = field(
+        default_factory=lambda: {
+            "canvas_use": 1.0,
+            "collisions": 1.0,
+            "text_fit": 1.0,
+            "legibility": 1.0,
+            "chart_geometry": 1.0,
+            "theme_consistency": 0.5,
+        }
+    )
     min_fill: float = 0.15  # canvas share covered by content below which a slide looks empty
     max_fill: float = 0.85  # above this the slide is crammed
     edge_margin_px: float = 12.0  # content closer to the canvas edge than this touches it
@@ -75,15 +89,23 @@ def evaluate(deck: Deck, measured: list[list[dict]], cfg: RuleConfig | None = No
     if theme is not None:
         per_rule["theme_consistency"].append(theme[0])
         violations += [f"theme_consistency: {v}" for v in theme[1]]
-    # a deck is as good as its slides on average, but one broken slide must show: half mean, half worst
-    rules = {r: (round(float(np.mean(v) + np.min(v)) / 2, 3) if v else None) for r, v in per_rule.items()}
-    used = {r: cfg.weights.get(r, 0.0) for r, v in rules.items() if v is not None and cfg.weights.get(r, 0.0) > 0}
+    # a deck is as good as its slides on average, but
+    # one broken slide must show: half mean, half worst
+    rules = {
+        r: (round(float(np.mean(v) + np.min(v)) / 2, 3) if v else None) for r, v in per_rule.items()
+    }
+    used = {
+        r: cfg.weights.get(r, 0.0)
+        for r, v in rules.items()
+        if v is not None and cfg.weights.get(r, 0.0) > 0
+    }
     total = sum(used.values())
     score = sum(rules[r] * w for r, w in used.items()) / total if total else 0.0
     return RuleReport(score=round(score, 3), rules=rules, violations=violations)
 
 
 # --- geometry ---------------------------------------------------------------------------------
+
 
 def _area(r: list[float]) -> float:
     return max(0.0, r[2]) * max(0.0, r[3])
@@ -101,23 +123,33 @@ def _canvas_share(r: list[float]) -> float:
 
 
 def _coverage(rects: list[list[float]], cell: int = 8) -> float:
-    """Share of the canvas covered by the union of rects (on an 8 px grid: fast and exact enough)."""
+    """Share of the canvas covered by the union of rects (on an 8 px grid: fast and exact
+    enough)."""
     grid = np.zeros((CANVAS_H // cell, CANVAS_W // cell), dtype=bool)
     for x, y, w, h in rects:
         x0, y0 = max(0, int(x // cell)), max(0, int(y // cell))
-        x1, y1 = min(grid.shape[1], int(np.ceil((x + w) / cell))), min(grid.shape[0], int(np.ceil((y + h) / cell)))
+        x1, y1 = (
+            min(grid.shape[1], int(np.ceil((x + w) / cell))),
+            min(grid.shape[0], int(np.ceil((y + h) / cell))),
+        )
         if x1 > x0 and y1 > y0:
             grid[y0:y1, x0:x1] = True
     return float(grid.mean())
 
 
 def _edges(r: list[float]) -> str:
-    sides = [("left", -r[0]), ("top", -r[1]), ("right", r[0] + r[2] - CANVAS_W), ("bottom", r[1] + r[3] - CANVAS_H)]
+    sides = [
+        ("left", -r[0]),
+        ("top", -r[1]),
+        ("right", r[0] + r[2] - CANVAS_W),
+        ("bottom", r[1] + r[3] - CANVAS_H),
+    ]
     side, px = max(sides, key=lambda s: s[1])
     return f"{px:.0f} px past the {side} edge"
 
 
 # --- per-slide rules: each returns (score, violations) or None when it does not apply -----------
+
 
 def _canvas_use(items: list[tuple[Element, dict]], cfg: RuleConfig, slide: str):
     content = [(e, m) for e, m in items if e.type != "shape"]
@@ -194,7 +226,9 @@ def _legibility(items: list[tuple[Element, dict]], cfg: RuleConfig, slide: str):
         longest = max((b["chars"] / b["lines"] for b in prose), default=0.0)
         if longest > cfg.max_line_chars:
             score -= 0.75
-            found.append(f"{e.label} lines average {longest:.0f} characters (over {cfg.max_line_chars:.0f})")
+            found.append(
+                f"{e.label} lines average {longest:.0f} characters (over {cfg.max_line_chars:.0f})"
+            )
         if any(b["lines"] >= 4 and b["chars"] / b["lines"] < 10 for b in prose):
             score -= 0.5
             found.append(f"{e.label} is squeezed into a narrow column")
@@ -212,7 +246,11 @@ def _chart_geometry(items: list[tuple[Element, dict]], cfg: RuleConfig, slide: s
     score, found = 5.0, []
     for e, m in charts:
         c, kind = m["chart"], e.props["chart"]
-        data = [v for s in e.props.get("series", []) for v in s.get("points" if kind == "scatter" else "values", [])]
+        data = [
+            v
+            for s in e.props.get("series", [])
+            for v in s.get("points" if kind == "scatter" else "values", [])
+        ]
         flat = [abs(v[1]) if isinstance(v, list) else abs(v) for v in data]
         if not data or not any(flat):
             score -= 3.0
@@ -226,7 +264,10 @@ def _chart_geometry(items: list[tuple[Element, dict]], cfg: RuleConfig, slide: s
         aspect = e.w / max(e.h, 1.0)
         if not cfg.chart_aspect[0] <= aspect <= cfg.chart_aspect[1]:
             score -= 1.5
-            found.append(f"{e.label} has aspect ratio {aspect:.1f} (outside {cfg.chart_aspect[0]}-{cfg.chart_aspect[1]})")
+            found.append(
+                f"{e.label} has aspect ratio {aspect:.1f} "
+                f"(outside {cfg.chart_aspect[0]}-{cfg.chart_aspect[1]})"
+            )
         plot = c["plot"]
         if plot is None or plot[2] < cfg.min_plot_px[0] or plot[3] < cfg.min_plot_px[1]:
             score -= 1.5
@@ -236,7 +277,9 @@ def _chart_geometry(items: list[tuple[Element, dict]], cfg: RuleConfig, slide: s
             score -= 1.5
             found.append(f"{e.label} draws marks outside its plot area")
         labels = c["labels"]
-        clashes = sum(1 for k, a in enumerate(labels) for b in labels[k + 1 :] if _intersection(a, b) > 1.0)
+        clashes = sum(
+            1 for k, a in enumerate(labels) for b in labels[k + 1 :] if _intersection(a, b) > 1.0
+        )
         if clashes:
             score -= min(2.5, 0.5 + 0.25 * clashes)
             found.append(f"{e.label} has {clashes} overlapping label pair(s)")
@@ -255,8 +298,12 @@ def _words(text: str) -> int:
 
 
 def _inside(r: list[float], box: list[float], tol: float) -> bool:
-    return (r[0] >= box[0] - tol and r[1] >= box[1] - tol and r[0] + r[2] <= box[0] + box[2] + tol
-            and r[1] + r[3] <= box[1] + box[3] + tol)
+    return (
+        r[0] >= box[0] - tol
+        and r[1] >= box[1] - tol
+        and r[0] + r[2] <= box[0] + box[2] + tol
+        and r[1] + r[3] <= box[1] + box[3] + tol
+    )
 
 
 def _texts(e: Element) -> list:
@@ -268,8 +315,13 @@ def _texts(e: Element) -> list:
     return [p["text"]]
 
 
-_SLIDE_RULES = {"canvas_use": _canvas_use, "collisions": _collisions, "text_fit": _text_fit,
-                "legibility": _legibility, "chart_geometry": _chart_geometry}
+_SLIDE_RULES = {
+    "canvas_use": _canvas_use,
+    "collisions": _collisions,
+    "text_fit": _text_fit,
+    "legibility": _legibility,
+    "chart_geometry": _chart_geometry,
+}
 
 
 def _theme_consistency(deck: Deck, measured: list[list[dict]], cfg: RuleConfig):
@@ -289,7 +341,9 @@ def _theme_consistency(deck: Deck, measured: list[list[dict]], cfg: RuleConfig):
     if len(colors) > 3:
         score -= 1.0
         found.append(f"text uses {len(colors)} colours")
-    body = {e.props.get("size", 24) for s in deck.slides for e in s if e.type in ("text", "bullets")}
+    body = {
+        e.props.get("size", 24) for s in deck.slides for e in s if e.type in ("text", "bullets")
+    }
     if len(body) > 3:
         score -= 1.0
         found.append(f"body text uses {len(body)} sizes")

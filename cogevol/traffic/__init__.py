@@ -1,1 +1,2 @@
-"""Production traffic: schema, readers, PII scrubbing, classification, mining, the sample generator."""
+"""Production traffic: schema, readers, PII scrubbing, classification, mining, the sample
+generator."""

@@ -90,15 +90,22 @@ def failure_signals(feedback: dict, followups: int, cfg: MineConfig) -> list[str
 
 def _read_reason(error: str) -> str:
     """Group reader errors into a few countable reasons (the detail stays in the file)."""
-    for prefix, reason in (("invalid JSON", "invalid_json"), ("invalid UTF-8", "invalid_utf8"),
-                           ("corrupt or truncated gzip", "truncated_gzip"), ("empty file", "empty_file")):
+    for prefix, reason in (
+        ("invalid JSON", "invalid_json"),
+        ("invalid UTF-8", "invalid_utf8"),
+        ("corrupt or truncated gzip", "truncated_gzip"),
+        ("empty file", "empty_file"),
+    ):
         if error.startswith(prefix):
             return reason
     return "unreadable_file"
 
 
-def mine_records(raws: Iterable[RawRecord], cfg: MineConfig, stats: MineStats, root: Path | None = None) -> Iterator[tuple[str, dict]]:
-    """Yield (destination, record) with destination in requests / failures / off_scope / quarantine."""
+def mine_records(
+    raws: Iterable[RawRecord], cfg: MineConfig, stats: MineStats, root: Path | None = None
+) -> Iterator[tuple[str, dict]]:
+    """Yield (destination, record) with destination in requests / failures / off_scope /
+    quarantine."""
     seen: dict[str, str] = {}
     sources: dict[str, str] = {}
     for raw in raws:
@@ -107,20 +114,47 @@ def mine_records(raws: Iterable[RawRecord], cfg: MineConfig, stats: MineStats, r
         if raw.error is not None:
             reason = _read_reason(raw.error)
             stats.quarantined[reason] += 1
-            yield "quarantine", {"source": source, "line": raw.line, "reason": reason, "detail": raw.error, "raw": raw.raw}
+            yield (
+                "quarantine",
+                {
+                    "source": source,
+                    "line": raw.line,
+                    "reason": reason,
+                    "detail": raw.error,
+                    "raw": raw.raw,
+                },
+            )
             continue
         try:
             conv = validate(raw.obj)
         except SchemaError as e:
             reason = e.reason
             stats.quarantined[reason] += 1
-            yield "quarantine", {"source": source, "line": raw.line, "reason": reason, "detail": str(e), "raw": _dump_raw(raw.obj)}
+            yield (
+                "quarantine",
+                {
+                    "source": source,
+                    "line": raw.line,
+                    "reason": reason,
+                    "detail": str(e),
+                    "raw": _dump_raw(raw.obj),
+                },
+            )
             continue
         where = f"{source}:{raw.line}"
         if conv.conversation_id in seen:
             stats.quarantined["duplicate_conversation_id"] += 1
-            yield "quarantine", {"source": source, "line": raw.line, "reason": "duplicate_conversation_id",
-                                 "detail": f"conversation_id {conv.conversation_id!r} first seen at {seen[conv.conversation_id]}", "raw": None}
+            yield (
+                "quarantine",
+                {
+                    "source": source,
+                    "line": raw.line,
+                    "reason": "duplicate_conversation_id",
+                    "detail": f"conversation_id {conv.conversation_id!r} "
+                    f"first seen at {seen[conv.conversation_id]}",
+                    "raw": None,
+                },
+            )
             continue
         seen[conv.conversation_id] = where
         stats.valid += 1
@@ -146,9 +180,14 @@ def mine_records(raws: Iterable[RawRecord], cfg: MineConfig, stats: MineStats, r
             "failure": {"signals": signals, "is_failure": bool(signals)},
             "feedback": conv.feedback,
             "provenance": {
-                "source": source, "line": raw.line, "conversation_id": conv.conversation_id,
-                "session_id": conv.session_id, "user_id": conv.user_id, "created_at": conv.created_at,
-                "client": conv.client, "model": conv.model,
+                "source": source,
+                "line": raw.line,
+                "conversation_id": conv.conversation_id,
+                "session_id": conv.session_id,
+                "user_id": conv.user_id,
+                "created_at": conv.created_at,
+                "client": conv.client,
+                "model": conv.model,
             },
         }
         stats.categories[cls.category] += 1
@@ -165,15 +204,28 @@ def mine_records(raws: Iterable[RawRecord], cfg: MineConfig, stats: MineStats, r
         if signals and cls.category != "off_scope":
             stats.failures["any"] += 1
             stats.failures.update(signals)
-            yield "failures", {"id": rec["id"], "request": request, "category": cls.category,
-                               "failed_response": response, "signals": signals, "feedback": conv.feedback,
-                               "provenance": rec["provenance"]}
+            yield (
+                "failures",
+                {
+                    "id": rec["id"],
+                    "request": request,
+                    "category": cls.category,
+                    "failed_response": response,
+                    "signals": signals,
+                    "feedback": conv.feedback,
+                    "provenance": rec["provenance"],
+                },
+            )
 
 
 def _turns(messages: list[dict]) -> tuple[str, str | None, int]:
     """The first user request, the assistant's answer to it, and how many user turns followed."""
-    user_idx = next(i for i, m in enumerate(messages) if m["role"] == "user" and m["content"].strip())
-    response = next((m["content"] for m in messages[user_idx + 1 :] if m["role"] == "assistant"), None)
+    user_idx = next(
+        i for i, m in enumerate(messages) if m["role"] == "user" and m["content"].strip()
+    )
+    response = next(
+        (m["content"] for m in messages[user_idx + 1 :] if m["role"] == "assistant"), None
+    )
     followups = sum(1 for m in messages[user_idx + 1 :] if m["role"] == "user")
     return messages[user_idx]["content"].strip(), response, followups
 
@@ -197,7 +249,9 @@ def _rel(source: str, root: Path | None) -> str:
 OUTPUTS = ("requests", "failures", "off_scope", "quarantine")
 
 
-def run_mine(inputs: list[str], out_dir: str | Path, cfg: MineConfig | None = None, root: Path | None = None) -> MineStats:
+def run_mine(
+    inputs: list[str], out_dir: str | Path, cfg: MineConfig | None = None, root: Path | None = None
+) -> MineStats:
     """Mine every input into out_dir/{requests,failures,off_scope,quarantine}.jsonl."""
     cfg = cfg or MineConfig()
     out = Path(out_dir)

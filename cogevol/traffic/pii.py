@@ -14,7 +14,8 @@ _PATTERNS = {
     "SECRET": r"(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}"
     r"|(?i:password|passwd|pwd|密码)\s*[:=：]\s*\S+",
     "EMAIL": r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}",
-    "NATIONAL_ID": r"(?<![\d-])\d{6}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\d-])"
+    "NATIONAL_ID": r"(?<![\d-])\d{6}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
+    r"\d{3}[\dXx](?![\d-])"
     r"|(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])",
     "CARD": r"(?<!\d)(?:\d{4}[ -]){3}\d{4}(?!\d)",
     "PHONE": r"(?<![\w+])\+\d{1,3}[ -]?\(?\d{1,4}\)?(?:[ -]?\d{2,4}){2,3}(?!\d)"
@@ -23,16 +24,26 @@ _PATTERNS = {
     "IP": r"(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.])",
     # Names only where the user introduces themselves; free-standing names are not guessable
     # without an NER model and guessing would scrub topics ("Newton's laws").
-    "NAME": r"(?:[Mm]y name is|[Ii] am called|[Jj]e m'appelle|[Mm]e llamo|[Ii]ch heiße|[Mm]eu nome é|[Mm]i chiamo)"
+    "NAME": r"(?:[Mm]y name is|[Ii] am called|[Jj]e m'appelle|[Mm]e llamo|[Ii]ch heiße"
+    r"|[Mm]eu nome é|[Mm]i chiamo)"
     r"\s+\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?"
-    r"|我叫[\u4e00-\u9fff]{2,3}|私の名前は[^\s、。です<>]{1,8}(?=です)|제 이름은\s?[가-힣]{2,4}(?=입니다)",
+    r"|我叫[\u4e00-\u9fff]{2,3}|私の名前は[^\s、。です<>]{1,8}(?=です)"
+    r"|제 이름은\s?[가-힣]{2,4}(?=입니다)",
 }
-_NAME_LEAD = re.compile(r"^(my name is|i am called|je m'appelle|me llamo|ich heiße|meu nome é|mi chiamo|我叫|私の名前は|제 이름은)\s*", re.I)
+_NAME_LEAD = re.compile(
+    r"^(my name is|i am called|je m'appelle|me llamo|ich heiße|meu nome é|mi chiamo"
+    r"|我叫|私の名前は|제 이름은)\s*",
+    re.I,
+)
 
 
 def _compile() -> re.Pattern:
     # `re` has no \p classes: spell the Latin letter classes out.
-    name = _PATTERNS["NAME"].replace(r"\p{Lu}", r"[A-ZÀ-ÖØ-ÞĀ-Ž]").replace(r"\p{Ll}", r"[a-zß-öø-ÿā-ž]")
+    name = (
+        _PATTERNS["NAME"]
+        .replace(r"\p{Lu}", r"[A-ZÀ-ÖØ-ÞĀ-Ž]")
+        .replace(r"\p{Ll}", r"[a-zß-öø-ÿā-ž]")
+    )
     parts = {**_PATTERNS, "NAME": name}
     return re.compile("|".join(f"(?P<{k}>{v})" for k, v in parts.items()))
 
@@ -41,8 +52,26 @@ _RX = _compile()
 # Cheap gate: every pattern needs three digits in a row, an @, or a lead-in word; most text has
 # none, so the full alternation only runs where it can hit. Substring tests run in C.
 _DIGITS = re.compile(r"\d\d\d")
-_LEADS = ("name is", "called", "appelle", "llamo", "heiße", "nome é", "chiamo", "我叫", "私の名前", "제 이름",
-          "sk-", "pk-", "rk-", "akia", "gh", "pass", "pwd", "密码")
+_LEADS = (
+    "name is",
+    "called",
+    "appelle",
+    "llamo",
+    "heiße",
+    "nome é",
+    "chiamo",
+    "我叫",
+    "私の名前",
+    "제 이름",
+    "sk-",
+    "pk-",
+    "rk-",
+    "akia",
+    "gh",
+    "pass",
+    "pwd",
+    "密码",
+)
 
 
 def _may_contain_pii(text: str) -> bool:

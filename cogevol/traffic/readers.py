@@ -63,7 +63,9 @@ def discover(paths: Iterable[str | Path]) -> list[tuple[str, str]]:
         elif p.is_file():
             kind = _kind(p)
             if kind is None:
-                raise InputError(f"{p}: unsupported file type (expected .jsonl, .jsonl.gz, .parquet)")
+                raise InputError(
+                    f"{p}: unsupported file type (expected .jsonl, .jsonl.gz, .parquet)"
+                )
             out.append((str(p), kind))
         elif "/" in str(p) and not str(p).startswith((".", "/")):
             out.append((str(p), "datasets"))  # looks like a hub id: owner/name
@@ -80,7 +82,12 @@ def _parse_lines(source: str, lines: Iterator[bytes]) -> Iterator[RawRecord]:
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError as e:
-            yield RawRecord(source, n, error=f"invalid UTF-8 at byte {e.start}", raw=line.decode("utf-8", "backslashreplace")[:2000])
+            yield RawRecord(
+                source,
+                n,
+                error=f"invalid UTF-8 at byte {e.start}",
+                raw=line.decode("utf-8", "backslashreplace")[:2000],
+            )
             continue
         try:
             yield RawRecord(source, n, obj=orjson.loads(text))
@@ -112,7 +119,9 @@ def read_jsonl_gz(path: str) -> Iterator[RawRecord]:
                 count = rec.line
                 yield rec
     except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as e:
-        yield RawRecord(path, 0, error=f"corrupt or truncated gzip stream after line {count}: {e}"[:240])
+        yield RawRecord(
+            path, 0, error=f"corrupt or truncated gzip stream after line {count}: {e}"[:240]
+        )
 
 
 def read_parquet(path: str, batch_size: int = 8192) -> Iterator[RawRecord]:
@@ -146,7 +155,12 @@ def read_datasets(path: str, split: str = "train") -> Iterator[RawRecord]:
         yield RawRecord(path, i, obj=obj)
 
 
-READERS = {"jsonl": read_jsonl, "jsonl.gz": read_jsonl_gz, "parquet": read_parquet, "datasets": read_datasets}
+READERS = {
+    "jsonl": read_jsonl,
+    "jsonl.gz": read_jsonl_gz,
+    "parquet": read_parquet,
+    "datasets": read_datasets,
+}
 
 
 def read_all(paths: Iterable[str | Path]) -> Iterator[RawRecord]:

@@ -86,7 +86,9 @@ def validate(obj: object) -> Conversation:
         if role not in ROLES:
             raise SchemaError(f"messages[{i}].role: unknown role {role!r}"[:120])
         if not isinstance(content, str):
-            raise SchemaError(f"messages[{i}].content: expected string, got {type(content).__name__}")
+            raise SchemaError(
+                f"messages[{i}].content: expected string, got {type(content).__name__}"
+            )
         if role == "user" and content.strip():
             has_user = True
     if not has_user:

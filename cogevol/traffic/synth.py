@@ -35,17 +35,30 @@ RUNTIME_ERRORS = (
 
 
 def slide_slots(rng: random.Random, lang: str) -> dict:
-    return {"kind": "slide", "lang": lang, "template": rng.randrange(len(lx.SLIDE_TEMPLATES[lang])),
-            "topic": rng.randrange(len(lx.TOPICS)), "grade": rng.randrange(len(lx.GRADES[lang])),
-            "n": rng.randint(5, 15), "extra": rng.randrange(len(lx.SLIDE_EXTRAS))}
+    return {
+        "kind": "slide",
+        "lang": lang,
+        "template": rng.randrange(len(lx.SLIDE_TEMPLATES[lang])),
+        "topic": rng.randrange(len(lx.TOPICS)),
+        "grade": rng.randrange(len(lx.GRADES[lang])),
+        "n": rng.randint(5, 15),
+        "extra": rng.randrange(len(lx.SLIDE_EXTRAS)),
+    }
 
 
 def html_slots(rng: random.Random, lang: str) -> dict:
     f1, f2 = rng.sample(range(len(lx.FEATURES)), 2)
     quiz_topic = rng.randrange(len(lx.TOPICS)) if rng.random() < 0.5 else None
-    return {"kind": "html", "lang": lang, "template": rng.randrange(len(lx.HTML_TEMPLATES[lang])),
-            "app": rng.randrange(len(lx.APPS)), "feature": f1, "feature2": f2,
-            "color": rng.randrange(len(lx.COLORS[lang])), "quiz_topic": quiz_topic}
+    return {
+        "kind": "html",
+        "lang": lang,
+        "template": rng.randrange(len(lx.HTML_TEMPLATES[lang])),
+        "app": rng.randrange(len(lx.APPS)),
+        "feature": f1,
+        "feature2": f2,
+        "color": rng.randrange(len(lx.COLORS[lang])),
+        "quiz_topic": quiz_topic,
+    }
 
 
 def render(slots: dict) -> tuple[str, dict]:
@@ -53,31 +66,58 @@ def render(slots: dict) -> tuple[str, dict]:
     lang = slots["lang"]
     if slots["kind"] == "slide":
         text = lx.SLIDE_TEMPLATES[lang][slots["template"]].format(
-            topic=lx.TOPICS[slots["topic"]][lang], grade=lx.GRADES[lang][slots["grade"]],
-            n=slots["n"], extra=lx.SLIDE_EXTRAS[slots["extra"]][lang])
+            topic=lx.TOPICS[slots["topic"]][lang],
+            grade=lx.GRADES[lang][slots["grade"]],
+            n=slots["n"],
+            extra=lx.SLIDE_EXTRAS[slots["extra"]][lang],
+        )
         return text, {"kind": "slide", "subcategory": "lesson"}
     sub, app = lx.APPS[slots["app"]]
     text = lx.HTML_TEMPLATES[lang][slots["template"]].format(
-        app=app[lang], feature=lx.FEATURES[slots["feature"]][lang],
-        feature2=lx.FEATURES[slots["feature2"]][lang], color=lx.COLORS[lang][slots["color"]])
+        app=app[lang],
+        feature=lx.FEATURES[slots["feature"]][lang],
+        feature2=lx.FEATURES[slots["feature2"]][lang],
+        color=lx.COLORS[lang][slots["color"]],
+    )
     if sub == "quiz" and slots.get("quiz_topic") is not None:
         topic = lx.TOPICS[slots["quiz_topic"]][lang]
-        text += {"zh": f"，题目关于{topic}", "ja": f"。テーマは{topic}", "ko": f". 주제는 {topic}"}.get(lang, f" ({topic})")
+        text += {
+            "zh": f"，题目关于{topic}",
+            "ja": f"。テーマは{topic}",
+            "ko": f". 주제는 {topic}",
+        }.get(lang, f" ({topic})")
     return text, {"kind": "html", "subcategory": sub}
 
 
 def sibling(rng: random.Random, slots: dict) -> dict:
     """A different request sharing all boilerplate: one slot (subject, feature, title, number,
     colour, audience) changed. These are the hard negatives of the dedup quality set."""
-    sizes = ({"topic": len(lx.TOPICS), "grade": len(lx.GRADES[slots["lang"]]), "n": None, "extra": len(lx.SLIDE_EXTRAS)}
-             if slots["kind"] == "slide" else
-             {"app": len(lx.APPS), "feature": len(lx.FEATURES), "feature2": len(lx.FEATURES), "color": len(lx.COLORS[slots["lang"]])})
+    sizes = (
+        {
+            "topic": len(lx.TOPICS),
+            "grade": len(lx.GRADES[slots["lang"]]),
+            "n": None,
+            "extra": len(lx.SLIDE_EXTRAS),
+        }
+        if slots["kind"] == "slide"
+        else {
+            "app": len(lx.APPS),
+            "feature": len(lx.FEATURES),
+            "feature2": len(lx.FEATURES),
+            "color": len(lx.COLORS[slots["lang"]]),
+        }
+    )
     text = render(slots)[0]
     while True:  # the changed slot must show in the text (not every template uses every slot)
         key = rng.choice([k for k, v in sizes.items() if v is None or v > 1])
         new = dict(slots)
-        while new[key] == slots[key] or (key in ("feature", "feature2") and (
-                new["feature"] == new["feature2"] or {new["feature"], new["feature2"]} == {slots["feature"], slots["feature2"]})):
+        while new[key] == slots[key] or (
+            key in ("feature", "feature2")
+            and (
+                new["feature"] == new["feature2"]
+                or {new["feature"], new["feature2"]} == {slots["feature"], slots["feature2"]}
+            )
+        ):
             new[key] = rng.randint(5, 15) if sizes[key] is None else rng.randrange(sizes[key])
         if render(new)[0] != text:
             return new
@@ -102,7 +142,11 @@ def inadmissible_request(rng: random.Random, lang: str) -> tuple[str, dict]:
     axis = rng.choice(list(lx.INADMISSIBLE))
     pool = lx.INADMISSIBLE[axis]
     text = rng.choice(pool.get(lang) or pool["en"])
-    kind = "slide" if any(k in text.lower() for k in ("ppt", "slide", "课件", "スライド", "diapo", "folie")) else "html"
+    kind = (
+        "slide"
+        if any(k in text.lower() for k in ("ppt", "slide", "课件", "スライド", "diapo", "folie"))
+        else "html"
+    )
     return text, {"kind": kind, "subcategory": "inadmissible", "inadmissible": axis}
 
 
@@ -114,12 +158,18 @@ def _phone(rng: random.Random, lang: str) -> str:
         return f"1{rng.choice('3456789')}{rng.randint(0, 9)}{rng.randint(10000000, 99999999)}"
     if lang == "en":
         return f"({rng.randint(200, 989)}) {rng.randint(200, 989)}-{rng.randint(1000, 9999)}"
-    return f"+{rng.choice(['34', '33', '49', '81', '55', '82'])} {rng.randint(600, 699)} {rng.randint(100, 999)} {rng.randint(100, 999)}"
+    return (
+        f"+{rng.choice(['34', '33', '49', '81', '55', '82'])} {rng.randint(600, 699)} "
+        f"{rng.randint(100, 999)} {rng.randint(100, 999)}"
+    )
 
 
 def _email(rng: random.Random) -> str:
     user = "".join(rng.choices(string.ascii_lowercase, k=rng.randint(4, 9)))
-    return f"{user}{rng.randint(1, 99)}@{rng.choice(['gmail.com', 'school.edu', 'qq.com', 'outlook.com', 'mail.de'])}"
+    return (
+        f"{user}{rng.randint(1, 99)}@"
+        f"{rng.choice(['gmail.com', 'school.edu', 'qq.com', 'outlook.com', 'mail.de'])}"
+    )
 
 
 def add_pii(rng: random.Random, lang: str, text: str) -> tuple[str, list[str]]:
@@ -134,7 +184,8 @@ def add_pii(rng: random.Random, lang: str, text: str) -> tuple[str, list[str]]:
         planted += ["email", "phone"]
     if rng.random() < 0.2:
         sid = (
-            f"{rng.randint(110000, 659999)}{rng.randint(1970, 2012)}{rng.randint(10, 12)}{rng.randint(10, 28)}{rng.randint(100, 999)}X"
+            f"{rng.randint(110000, 659999)}{rng.randint(1970, 2012)}"
+            f"{rng.randint(10, 12)}{rng.randint(10, 28)}{rng.randint(100, 999)}X"
             if lang == "zh"
             else f"{rng.randint(100, 899)}-{rng.randint(10, 99)}-{rng.randint(1000, 9999)}"
         )
@@ -182,7 +233,9 @@ def reorder_clauses(rng: random.Random, text: str) -> str:
     return text
 
 
-def near_variant(rng: random.Random, text: str, lang: str, ops: int | None = None) -> tuple[str, list[str]]:
+def near_variant(
+    rng: random.Random, text: str, lang: str, ops: int | None = None
+) -> tuple[str, list[str]]:
     """A re-sent request: same intent, different surface (case, punctuation, spacing, typos,
     clause order, prefixes). Returns the text and the operations applied."""
     choices = ["case", "punct", "space", "typo", "reorder", "prefix", "suffix", "width"]
@@ -194,7 +247,11 @@ def near_variant(rng: random.Random, text: str, lang: str, ops: int | None = Non
             text = text.rstrip(".!?。！？") + rng.choice(("", "!!", "?", "...", "。"))
             text = text.replace(", ", ",", 1) if rng.random() < 0.5 else text.replace("，", ",")
         elif op == "space":
-            text = "  " + text.replace(" ", "  ", 2) + " " if " " in text else " ".join(text[:6]) + text[6:]
+            text = (
+                "  " + text.replace(" ", "  ", 2) + " "
+                if " " in text
+                else " ".join(text[:6]) + text[6:]
+            )
         elif op == "typo":
             text = typo(rng, text, lang)
         elif op == "reorder":
@@ -209,7 +266,9 @@ def near_variant(rng: random.Random, text: str, lang: str, ops: int | None = Non
     return text, applied
 
 
-_FULLWIDTH = str.maketrans({c: chr(ord(c) + 0xFEE0) for c in string.ascii_letters + string.digits + ",.!?"})
+_FULLWIDTH = str.maketrans(
+    {c: chr(ord(c) + 0xFEE0) for c in string.ascii_letters + string.digits + ",.!?"}
+)
 
 
 # --------------------------------------------------------------------------- responses
@@ -222,24 +281,35 @@ def _response(rng: random.Random, meta: dict, text: str, broken: bool) -> str:
         return body if not broken else body[: len(body) // 2]
     if meta["kind"] == "html":
         script = (
-            "document.getElementById('go').addEventListener('click', () => { s += 1; out.textContent = s; });"
+            "document.getElementById('go').addEventListener('click', "
+            "() => { s += 1; out.textContent = s; });"
             if not broken
             else "document.getElementById('start').addEventListener('click', run);"
         )
         return (
-            "```html\n<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>App</title>"
-            "<style>body{font-family:sans-serif}</style></head>\n<body><button id=\"go\">Go</button>"
-            f"<output id=\"out\">0</output>\n<script>let s = 0; const out = document.getElementById('out');\n{script}\n</script>"
+            '```html\n<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>App</title>'
+            '<style>body{font-family:sans-serif}</style></head>\n<body><button id="go">Go</button>'
+            '<output id="out">0</output>\n'
+            "<script>let s = 0; const out = document.getElementById('out');\n"
+            f"{script}\n</script>"
             "</body></html>\n```"
         )
     if meta["subcategory"] == "unsafe":
         return "I can't help with that."
-    return rng.choice(("Sure! Here is how you can do it...", "好的，下面是实现方式……", "Hello! How can I help?"))
+    return rng.choice(
+        ("Sure! Here is how you can do it...", "好的，下面是实现方式……", "Hello! How can I help?")
+    )
 
 
 def _feedback(rng: random.Random, meta: dict) -> tuple[dict, bool]:
     failed = meta["kind"] != "off_scope" and rng.random() < 0.22
-    fb: dict = {"thumb": None, "regenerations": 0, "edit_count": 0, "render_error": None, "runtime_error": None}
+    fb: dict = {
+        "thumb": None,
+        "regenerations": 0,
+        "edit_count": 0,
+        "render_error": None,
+        "runtime_error": None,
+    }
     if failed:
         signal = rng.choice(("thumb", "regen", "edits", "render", "runtime", "mixed"))
         if signal in ("thumb", "mixed"):
@@ -281,7 +351,8 @@ def generate_traffic(n: int, seed: int = 0, start: str = "2026-10-01T00:00:00") 
         else:
             lang = rng.choices(lx.LANGS, lx.LANG_WEIGHTS)[0]
             gen = rng.choices(
-                (slide_request, html_request, offscope_request, inadmissible_request), (0.38, 0.42, 0.13, 0.07)
+                (slide_request, html_request, offscope_request, inadmissible_request),
+                (0.38, 0.42, 0.13, 0.07),
             )[0]
             text, meta = gen(rng, lang)
             if rng.random() < 0.1:
@@ -294,11 +365,20 @@ def generate_traffic(n: int, seed: int = 0, start: str = "2026-10-01T00:00:00") 
         reply_at = t + dt.timedelta(seconds=rng.uniform(2, 45))
         messages = [
             {"role": "user", "content": text, "ts": _iso(t)},
-            {"role": "assistant", "content": _response(rng, meta, text, failed), "ts": _iso(reply_at)},
+            {
+                "role": "assistant",
+                "content": _response(rng, meta, text, failed),
+                "ts": _iso(reply_at),
+            },
         ]
         if meta["kind"] != "off_scope" and rng.random() < 0.08:
-            follow = {"zh": "按钮没反应，能修一下吗？", "en": "The button doesn't work, can you fix it?"}.get(lang, "It doesn't work, fix it please.")
-            messages.append({"role": "user", "content": follow, "ts": _iso(reply_at + dt.timedelta(seconds=30))})
+            follow = {
+                "zh": "按钮没反应，能修一下吗？",
+                "en": "The button doesn't work, can you fix it?",
+            }.get(lang, "It doesn't work, fix it please.")
+            messages.append(
+                {"role": "user", "content": follow, "ts": _iso(reply_at + dt.timedelta(seconds=30))}
+            )
         yield {
             "conversation_id": f"c-{seed:02d}-{i:07d}",
             "session_id": session,
@@ -313,18 +393,46 @@ def generate_traffic(n: int, seed: int = 0, start: str = "2026-10-01T00:00:00") 
 
 
 MALFORMED_LINES: list[tuple[bytes, str]] = [
-    (b'{"conversation_id": "c-bad-1", "messages": [{"role": "user", "content": "make a quiz', "truncated JSON"),
-    (b'{"conversation_id": "c-bad-2", "created_at": "2026-10-02T10:00:00Z", "locale": "en-US", "client": "web", "messages": "make me slides", "feedback": {}}', "messages is a string"),
-    (b'{"conversation_id": "c-bad-3", "created_at": "2026-10-02T10:00:00Z", "locale": "en-US", "client": "web", "feedback": {}}', "missing messages"),
-    (b'{"conversation_id": "c-bad-4", "created_at": 1700000000, "locale": "zh-CN", "client": "web", "messages": [{"role": "user", "content": "\xd7\xf6\xd2\xbb\xb8\xf6\xd3\xce\xcf\xb7"}], "feedback": {}}', "GBK bytes, not UTF-8"),
+    (
+        b'{"conversation_id": "c-bad-1", "messages": [{"role": "user", "content": "make a quiz',
+        "truncated JSON",
+    ),
+    (
+        b'{"conversation_id": "c-bad-2", "created_at": "2026-10-02T10:00:00Z", "locale": "en-US", '
+        b'"client": "web", "messages": "make me slides", "feedback": {}}',
+        "messages is a string",
+    ),
+    (
+        b'{"conversation_id": "c-bad-3", "created_at": "2026-10-02T10:00:00Z", "locale": "en-US", '
+        b'"client": "web", "feedback": {}}',
+        "missing messages",
+    ),
+    (
+        b'{"conversation_id": "c-bad-4", "created_at": 1700000000, "locale": "zh-CN", '
+        b'"client": "web", "messages": [{"role": "user", '
+        b'"content": "\xd7\xf6\xd2\xbb\xb8\xf6\xd3\xce\xcf\xb7"}], "feedback": {}}',
+        "GBK bytes, not UTF-8",
+    ),
     (b"[1, 2, 3]", "not an object"),
-    (b'{"conversation_id": "c-bad-6", "created_at": "yesterday", "locale": "en-US", "client": "web", "messages": [{"role": "user", "content": "build a snake game"}], "feedback": {"regenerations": "many"}}', "bad timestamp and feedback types"),
-    (b'{"conversation_id": "c-bad-7", "created_at": "2026-10-02T10:00:00Z", "locale": "en-US", "client": "web", "messages": [{"role": "assistant", "content": "hello"}], "feedback": {}}', "no user turn"),
+    (
+        b'{"conversation_id": "c-bad-6", "created_at": "yesterday", "locale": "en-US", '
+        b'"client": "web", "messages": [{"role": "user", "content": "build a snake game"}], '
+        b'"feedback": {"regenerations": "many"}}',
+        "bad timestamp and feedback types",
+    ),
+    (
+        b'{"conversation_id": "c-bad-7", "created_at": "2026-10-02T10:00:00Z", "locale": "en-US", '
+        b'"client": "web", "messages": [{"role": "assistant", "content": "hello"}], '
+        b'"feedback": {}}',
+        "no user turn",
+    ),
     (b"", "empty line"),
 ]
 
 
-def write_sample(out_dir: str, n: int = 3000, seed: int = 0, malformed: bool = True) -> dict[str, int]:
+def write_sample(
+    out_dir: str, n: int = 3000, seed: int = 0, malformed: bool = True
+) -> dict[str, int]:
     """Write the committed sample: three shards in the three formats mining reads, with the
     malformed lines of MALFORMED_LINES spread through the plain JSONL shard."""
     import gzip
@@ -338,14 +446,21 @@ def write_sample(out_dir: str, n: int = 3000, seed: int = 0, malformed: bool = T
     out.mkdir(parents=True, exist_ok=True)
     records = list(generate_traffic(n, seed))
     a, b = int(n * 0.4), int(n * 0.8)
-    shards = {"part-000.jsonl": records[:a], "part-001.jsonl.gz": records[a:b], "part-002.parquet": records[b:]}
+    shards = {
+        "part-000.jsonl": records[:a],
+        "part-001.jsonl.gz": records[a:b],
+        "part-002.parquet": records[b:],
+    }
     bad = MALFORMED_LINES if malformed else []
     lines = [orjson.dumps(r) for r in shards["part-000.jsonl"]]
     step = max(1, len(lines) // (len(bad) + 1))
     for k, (raw, _why) in enumerate(bad, 1):
         lines.insert(k * step + k - 1, raw)
     (out / "part-000.jsonl").write_bytes(b"\n".join(lines) + b"\n")
-    with open(out / "part-001.jsonl.gz", "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+    with (
+        open(out / "part-001.jsonl.gz", "wb") as raw,
+        gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f,
+    ):
         f.write(b"\n".join(orjson.dumps(r) for r in shards["part-001.jsonl.gz"]) + b"\n")
     pq.write_table(pa.Table.from_pylist(shards["part-002.parquet"]), out / "part-002.parquet")
     return {name: len(recs) for name, recs in shards.items()} | {"malformed": len(bad)}

@@ -19,7 +19,9 @@ log = logging.getLogger(__name__)
 
 
 def _numeric(d: dict) -> dict[str, float]:
-    return {k: float(v) for k, v in d.items() if isinstance(v, int | float) and not isinstance(v, bool)}
+    return {
+        k: float(v) for k, v in d.items() if isinstance(v, int | float) and not isinstance(v, bool)
+    }
 
 
 def log_step(run: StageRun | None, metrics: dict, step: int) -> None:
@@ -31,7 +33,10 @@ def log_step(run: StageRun | None, metrics: dict, step: int) -> None:
 
         mlflow.MlflowClient().log_batch(
             run.run_id,
-            metrics=[mlflow.entities.Metric(k, v, int(time.time() * 1000), step) for k, v in _numeric(metrics).items()],
+            metrics=[
+                mlflow.entities.Metric(k, v, int(time.time() * 1000), step)
+                for k, v in _numeric(metrics).items()
+            ],
         )
     except Exception as e:  # tracking must not fail training
         log.warning("mlflow: could not log step %d: %s", step, e)
@@ -40,8 +45,17 @@ def log_step(run: StageRun | None, metrics: dict, step: int) -> None:
 # The MLflow run page draws one section of charts per metric prefix, in alphabetical order: the
 # numbers a reader wants first go under `headline/` (it sorts before TRL's diagnostics), and TRL's
 # clip ratios and completion statistics move under `trl/` so they stop leading the page.
-HEADLINE = ("reward", "reward_std", "frac_reward_zero_std", "kl", "loss", "html/reward", "html/hard_fail_rate",
-            "slide/reward", "slide/valid_rate")
+HEADLINE = (
+    "reward",
+    "reward_std",
+    "frac_reward_zero_std",
+    "kl",
+    "loss",
+    "html/reward",
+    "html/hard_fail_rate",
+    "slide/reward",
+    "slide/valid_rate",
+)
 DIAGNOSTIC_PREFIXES = ("clip_ratio/", "completions/")
 
 
@@ -74,7 +88,9 @@ class MetricsCallback(TrainerCallback):
             self._t, self._tokens = now, row["num_tokens"]
         row["step"] = state.global_step
         self.history.append(row)
-        log_step(self.run, mlflow_names({k: v for k, v in row.items() if k != "step"}), state.global_step)
+        log_step(
+            self.run, mlflow_names({k: v for k, v in row.items() if k != "step"}), state.global_step
+        )
 
 
 class StepTimingCallback(TrainerCallback):
@@ -82,8 +98,13 @@ class StepTimingCallback(TrainerCallback):
     sample of the step's rollouts as an MLflow table (`rollouts/step_NNNN.json`, MLflow's
     split-orient table layout: columns + data)."""
 
-    def __init__(self, timer: StepTimer, rollouts: RolloutLog | None = None, run: StageRun | None = None,
-                 sample: int = 4):
+    def __init__(
+        self,
+        timer: StepTimer,
+        rollouts: RolloutLog | None = None,
+        run: StageRun | None = None,
+        sample: int = 4,
+    ):
         self.timer, self.rollouts, self.run, self.sample = timer, rollouts, run, sample
         self.steps: list[dict] = []
         self._t0 = None
@@ -96,15 +117,21 @@ class StepTimingCallback(TrainerCallback):
             return
         total = time.perf_counter() - self._t0
         split = self.timer.close_step(total)
-        row = {"step_s": total, **{f"{k}_s": v for k, v in split.items()},
-               "reward_share": split["reward"] / total if total else 0.0}
+        row = {
+            "step_s": total,
+            **{f"{k}_s": v for k, v in split.items()},
+            "reward_share": split["reward"] / total if total else 0.0,
+        }
         self.steps.append({"step": state.global_step, **row})
         log_step(self.run, {f"time/{k}": v for k, v in row.items()}, state.global_step)
         if self.rollouts is not None:
             rows = self.rollouts.take()[: self.sample]
             if rows and self.run is not None:
                 cols = list(rows[0])
-                table = {"columns": ["step", *cols], "data": [[state.global_step, *(r[c] for c in cols)] for r in rows]}
+                table = {
+                    "columns": ["step", *cols],
+                    "data": [[state.global_step, *(r[c] for c in cols)] for r in rows],
+                }
                 self.run.log_dict(table, f"rollouts/step_{state.global_step:04d}.json")
 
 
@@ -117,7 +144,8 @@ class TimeBudgetCallback(TrainerCallback):
     def __init__(self, minutes: float, clock=time.monotonic):
         self.budget_s, self.clock = 60.0 * minutes, clock
         self.elapsed_s = 0.0
-        self.stopped_at: int | None = None  # the global step after which the budget stopped training
+        # the global step after which the budget stopped training
+        self.stopped_at: int | None = None
         self._t0: float | None = None
 
     def on_train_begin(self, args, state, control, **kwargs):
@@ -132,5 +160,9 @@ class TimeBudgetCallback(TrainerCallback):
         control.should_training_stop = True
         if self.stopped_at is None:
             self.stopped_at = state.global_step
-            log.info("time budget: %.1f of %.1f min spent after step %d: stopping", self.elapsed_s / 60,
-                     self.budget_s / 60, state.global_step)
+            log.info(
+                "time budget: %.1f of %.1f min spent after step %d: stopping",
+                self.elapsed_s / 60,
+                self.budget_s / 60,
+                state.global_step,
+            )

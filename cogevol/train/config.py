@@ -37,7 +37,9 @@ class TinyModelConfig:
 class ModelConfig:
     """Where the policy comes from (params.yaml: model)."""
 
-    base: str = "tiny"  # tiny | smollm2-135m (packaged, offline) | hub id (Qwen/Qwen3-4B-Base) | local checkpoint directory
+    # tiny | smollm2-135m (packaged, offline) | hub id
+    # (Qwen/Qwen3-4B-Base) | local checkpoint directory
+    base: str = "tiny"
     seed: int = 1234  # tiny: same seed -> same vocabulary and weights
     dtype: str = "float32"  # float32 on CPU; bfloat16 on GPU
     attn_implementation: str = "sdpa"  # sdpa | flash_attention_2 (GPU) | eager
@@ -48,8 +50,10 @@ class ModelConfig:
 class TrainConfig:
     """Settings shared by the training stages (params.yaml: train)."""
 
-    schedule: str = "serial"  # serial: grpo_slide then grpo_html | joint: one GRPO round, both modalities
-    deepspeed: str | None = "infra/deepspeed/zero2.json"  # ZeRO config; null trains with plain torch
+    # serial: grpo_slide then grpo_html | joint: one GRPO round, both modalities
+    schedule: str = "serial"
+    # ZeRO config; null trains with plain torch
+    deepspeed: str | None = "infra/deepspeed/zero2.json"
     seed: int = 42
     bf16: bool = False  # GPU: true
     gradient_checkpointing: bool = False  # GPU: true for 4B+ (trades compute for activation memory)
@@ -64,7 +68,11 @@ def shared_fields(settings, trl_config: type, exclude: tuple[str, ...] = ()) -> 
     """The settings whose names are fields of the TRL config class, passed through as they are:
     a knob added to both needs no line of glue, and none can be forgotten."""
     names = {f.name for f in fields(trl_config)}
-    return {f.name: getattr(settings, f.name) for f in fields(settings) if f.name in names and f.name not in exclude}
+    return {
+        f.name: getattr(settings, f.name)
+        for f in fields(settings)
+        if f.name in names and f.name not in exclude
+    }
 
 
 def save_args(save_steps: int | None) -> dict[str, Any]:
@@ -77,18 +85,21 @@ class SFTSettings:
     """Mixed SFT on the distilled chat dataset (params.yaml: sft)."""
 
     epochs: float = 30.0
-    max_steps: int = 400  # > 0 caps the optimizer steps of `epochs` (the embedded profile's time guard)
+    # > 0 caps the optimizer steps of `epochs` (the embedded profile's time guard)
+    max_steps: int = 400
     learning_rate: float = 3e-3  # a tiny model from scratch needs a high rate; GPU (4B): 1e-5
     lr_scheduler_type: str = "cosine"
     warmup_ratio: float = 0.05
     weight_decay: float = 0.0
-    per_device_batch_size: int = 1  # packed blocks are flattened into one sequence: sdpa cost ~ its square
+    # packed blocks are flattened into one sequence: sdpa cost ~ its square
+    per_device_batch_size: int = 1
     gradient_accumulation_steps: int = 1
     max_length: int = 2048  # packed block length in tokens (GPU: 16384+)
     packing: bool = True  # best-fit-decreasing packing: no padding, no cross-example attention
     max_grad_norm: float = 1.0
     logging_steps: int = 1
-    save_steps: int | None = None  # intermediate checkpoints (models/sft/checkpoint-N); null: final only
+    # intermediate checkpoints (models/sft/checkpoint-N); null: final only
+    save_steps: int | None = None
 
 
 @dataclass
@@ -99,7 +110,8 @@ class GRPOSettings:
     requests_per_step: int = 2  # prompts per optimizer step (seed 001: 16)
     num_generations: int = 4  # group size G (seed 001: 5)
     gradient_accumulation_steps: int = 1  # completions per step split into this many micro-batches
-    num_iterations: int = 1  # updates per batch of rollouts (PPO epochs; > 1 uses the clip; seed 001: 1)
+    # updates per batch of rollouts (PPO epochs; > 1 uses the clip; seed 001: 1)
+    num_iterations: int = 1
     max_steps: int = 4  # optimizer steps (seed 001: 40)
     learning_rate: float = 1e-6  # seed 001: 1e-6, constant
     lr_scheduler_type: str = "constant"
@@ -110,16 +122,20 @@ class GRPOSettings:
     scale_rewards: str = "group"  # group std normalisation (seed 001)
     temperature: float = 0.5  # the embedded tiny model; seed 001: 1.0
     top_p: float = 1.0
-    max_prompt_length: int = 1024  # prompts longer than this (tokens, chat-templated) are dropped (seed 001: 2048)
+    # prompts longer than this (tokens, chat-templated) are dropped (seed 001: 2048)
+    max_prompt_length: int = 1024
     max_completion_length: int = 640  # seed 001: 32768
-    reward_workers: int = 2  # completions of a group scored in parallel (probe pages / slide renders in flight)
-    torch_threads: int = 1  # CPU rollouts are token-at-a-time: 1 thread is as fast and never stalls; 0: train's
+    # completions of a group scored in parallel (probe pages / slide renders in flight)
+    reward_workers: int = 2
+    # CPU rollouts are token-at-a-time: 1 thread is as fast and never stalls; 0: train's
+    torch_threads: int = 1
     log_rollouts: int = 4  # rollouts per step written to the MLflow table
     logging_steps: int = 1
     save_steps: int | None = None  # intermediate checkpoints; null: final only
     use_vllm: bool = False  # GPU: true; rollouts with vLLM instead of model.generate
     vllm_mode: str = "colocate"  # colocate (same GPUs) | server (infra/vllm/serve.sh --rollout)
-    vllm_server_base_url: str | None = None  # server mode: http://HOST:8003 (infra/vllm/serve.sh rollout)
+    # server mode: http://HOST:8003 (infra/vllm/serve.sh rollout)
+    vllm_server_base_url: str | None = None
     vllm_gpu_memory_utilization: float = 0.3  # colocate: share of each GPU vLLM may take
     vllm_tensor_parallel_size: int = 1  # colocate
 

@@ -46,14 +46,17 @@ def to_prompt_completion(ds: Dataset) -> Dataset:
     def split(ex: dict) -> dict:
         msgs = [{"role": m["role"], "content": m["content"]} for m in ex["messages"]]
         if not msgs or msgs[-1]["role"] != "assistant":
-            raise ValueError(f"SFT record {ex.get('prompt_id')!r} does not end with an assistant turn")
+            raise ValueError(
+                f"SFT record {ex.get('prompt_id')!r} does not end with an assistant turn"
+            )
         return {"prompt": msgs[:-1], "completion": msgs[-1:]}
 
     return ds.map(split, remove_columns=ds.column_names)
 
 
 def assistant_texts(ds: Dataset) -> list[str]:
-    """The targets, in dataset order: they teach the tiny tokenizer what pages and decks look like."""
+    """The targets, in dataset order: they teach the tiny tokenizer what pages and decks look
+    like."""
     return [m["content"] for msgs in ds["messages"] for m in msgs if m["role"] == "assistant"]
 
 
@@ -62,8 +65,14 @@ def read_prompts(path: str | Path) -> list[dict]:
         return [orjson.loads(line) for line in f if line.strip()]
 
 
-def grpo_prompts(records: list[dict], modalities: list[str], num_prompts: int, seed: int,
-                 tokenizer=None, max_prompt_length: int | None = None) -> Dataset:
+def grpo_prompts(
+    records: list[dict],
+    modalities: list[str],
+    num_prompts: int,
+    seed: int,
+    tokenizer=None,
+    max_prompt_length: int | None = None,
+) -> Dataset:
     """`num_prompts` seeded picks per modality, as conversational prompts with routing columns.
 
     Prompts whose chat-templated length exceeds `max_prompt_length` are dropped rather than cut:
@@ -78,16 +87,36 @@ def grpo_prompts(records: list[dict], modalities: list[str], num_prompts: int, s
         for r in rng.sample(pool, len(pool)):
             if len(picked) == num_prompts:
                 break
-            prompt = [{"role": "system", "content": system_prompt(modality)}, {"role": "user", "content": r["prompt"]}]
-            if tokenizer is not None and max_prompt_length and _length(tokenizer, prompt) > max_prompt_length:
+            prompt = [
+                {"role": "system", "content": system_prompt(modality)},
+                {"role": "user", "content": r["prompt"]},
+            ]
+            if (
+                tokenizer is not None
+                and max_prompt_length
+                and _length(tokenizer, prompt) > max_prompt_length
+            ):
                 dropped += 1
                 continue
             # the filter stage's checklist rides along as a column: TRL hands columns to the reward
-            picked.append({"prompt": prompt, "modality": modality, "prompt_id": r["id"],
-                           "subcategory": r.get("subcategory") or "",
-                           "checklist": orjson.dumps(r["checklist"]).decode() if r.get("checklist") else ""})
+            picked.append(
+                {
+                    "prompt": prompt,
+                    "modality": modality,
+                    "prompt_id": r["id"],
+                    "subcategory": r.get("subcategory") or "",
+                    "checklist": orjson.dumps(r["checklist"]).decode()
+                    if r.get("checklist")
+                    else "",
+                }
+            )
         if dropped:
-            log.info("grpo prompts: %d %s prompts over %d tokens dropped", dropped, modality, max_prompt_length)
+            log.info(
+                "grpo prompts: %d %s prompts over %d tokens dropped",
+                dropped,
+                modality,
+                max_prompt_length,
+            )
         if not picked:
             raise ValueError(f"no {modality} prompts available for GRPO")
         rows += picked

@@ -43,8 +43,12 @@ def single_process_world() -> None:
         return
     _skip_shm_allreduce()
     os.environ.update(
-        RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", LOCAL_WORLD_SIZE="1",
-        MASTER_ADDR="127.0.0.1", MASTER_PORT=str(free_port()),
+        RANK="0",
+        LOCAL_RANK="0",
+        WORLD_SIZE="1",
+        LOCAL_WORLD_SIZE="1",
+        MASTER_ADDR="127.0.0.1",
+        MASTER_PORT=str(free_port()),
     )
     log.info("deepspeed: one-process world on 127.0.0.1:%s", os.environ["MASTER_PORT"])
 
@@ -87,8 +91,9 @@ def deepspeed_config(path: str | Path | None) -> dict | None:
         import deepspeed  # noqa: F401
     except ImportError as e:
         raise ImportError(
-            f"train.deepspeed is {path} but deepspeed is not installed: `DS_BUILD_OPS=0 pip install "
-            "deepspeed` (CPU and GPU alike), or set train.deepspeed: null to train with plain torch"
+            f"train.deepspeed is {path} but deepspeed is not installed: "
+            "`DS_BUILD_OPS=0 pip install deepspeed` (CPU and GPU alike), "
+            "or set train.deepspeed: null to train with plain torch"
         ) from e
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
@@ -104,10 +109,12 @@ def trainer_kwargs(train: TrainConfig) -> dict:
         "deepspeed": ds,
         "bf16": train.bf16,
         "fp16": False,
-        "activation_checkpointing": train.gradient_checkpointing,  # transformers 5 name of gradient checkpointing
+        # transformers 5 name of gradient checkpointing
+        "activation_checkpointing": train.gradient_checkpointing,
         "seed": train.seed,
         "data_seed": train.seed,
-        "report_to": "none",  # we log to MLflow ourselves (cogevol.train.callbacks), into the stage run
+        # we log to MLflow ourselves (cogevol.train.callbacks), into the stage run
+        "report_to": "none",
         "dataloader_pin_memory": torch.cuda.is_available(),
         "save_only_model": True,  # checkpoints are for evaluation and the next stage, not resuming
     }

@@ -31,6 +31,7 @@ from cogevol.train.rewards import SPECS, ModalityReward
 
 log = logging.getLogger(__name__)
 
+
 class TimedGRPOTrainer(GRPOTrainer):
     """GRPOTrainer that charges its rollout calls to a StepTimer (the `generate` share)."""
 
@@ -46,14 +47,16 @@ class TimedGRPOTrainer(GRPOTrainer):
 
 
 def grpo_config(out_dir: str | Path, g: GRPOSettings, train: TrainConfig) -> GRPOConfig:
-    common = trainer_kwargs(train)  # first: it may export the one-process world that world_size() reads
+    # first: it may export the one-process world that world_size() reads
+    common = trainer_kwargs(train)
     if g.torch_threads > 0:
         torch.set_num_threads(g.torch_threads)
     return GRPOConfig(
         output_dir=str(out_dir),
         per_device_train_batch_size=g.per_device_batch_size(world_size()),
         remove_unused_columns=False,  # the reward functions route on the `modality` column
-        **shared_fields(g, GRPOConfig, exclude=("save_steps",)),  # the vllm_* knobs matter only with use_vllm
+        # the vllm_* knobs matter only with use_vllm
+        **shared_fields(g, GRPOConfig, exclude=("save_steps",)),
         **save_args(g.save_steps),
         **common,
     )
@@ -67,21 +70,33 @@ class GRPOResult:
     steps: list[dict] = field(default_factory=list)  # one timing row per optimizer step
 
 
-def run_grpo(model_path: str, dataset: Dataset, out_dir: str | Path, g: GRPOSettings, train: TrainConfig,
-             model_cfg: ModelConfig, scorers, run: StageRun | None = None, callbacks: Sequence = (),
-             shuffle_seed: int | None = None, record: list | None = None) -> GRPOResult:
-    """Train on `dataset` (columns prompt, modality, prompt_id) with one reward per modality present,
-    all scored on `scorers` (cogevol.scoring.open_scorers: any backend; closed here), then save
-    model and tokenizer to `out_dir` like a hub checkpoint. For benchmarks: `callbacks` are added
-    to the trainer's own (e.g. callbacks.TimeBudgetCallback); `shuffle_seed` trains on rewards
-    permuted within each call (a control; logs keep the true rewards) and `record` collects one row
-    per scored completion (both: rewards.ModalityReward)."""
+def run_grpo(
+    model_path: str,
+    dataset: Dataset,
+    out_dir: str | Path,
+    g: GRPOSettings,
+    train: TrainConfig,
+    model_cfg: ModelConfig,
+    scorers,
+    run: StageRun | None = None,
+    callbacks: Sequence = (),
+    shuffle_seed: int | None = None,
+    record: list | None = None,
+) -> GRPOResult:
+    """Train on `dataset` (columns prompt, modality, prompt_id) with one reward per modality
+    present, all scored on `scorers` (cogevol.scoring.open_scorers: any backend; closed here),
+    then save model and tokenizer to `out_dir` like a hub checkpoint. For benchmarks: `callbacks`
+    are added to the trainer's own (e.g. callbacks.TimeBudgetCallback); `shuffle_seed` trains on
+    rewards permuted within each call (a control; logs keep the true rewards) and `record`
+    collects one row per scored completion (both: rewards.ModalityReward)."""
     modalities = sorted(set(dataset["modality"]))
     timer, rollouts = StepTimer(), RolloutLog()
     metrics_cb = MetricsCallback(run)
     timing_cb = StepTimingCallback(timer, rollouts, run, sample=g.log_rollouts)
-    reward_fns = [ModalityReward(m, scorers, SPECS[m], rollouts, shuffle_seed=shuffle_seed, record=record)
-                  for m in modalities]
+    reward_fns = [
+        ModalityReward(m, scorers, SPECS[m], rollouts, shuffle_seed=shuffle_seed, record=record)
+        for m in modalities
+    ]
     trainer = None
     try:
         model, tokenizer = load(model_path, model_cfg)
@@ -102,7 +117,12 @@ def run_grpo(model_path: str, dataset: Dataset, out_dir: str | Path, g: GRPOSett
             tokenizer.save_pretrained(str(out_dir))
     finally:
         _close_on_trainer_loop(scorers, trainer)
-    return GRPOResult(_metrics(metrics_cb.history, modalities), _timing(timer), metrics_cb.history, timing_cb.steps)
+    return GRPOResult(
+        _metrics(metrics_cb.history, modalities),
+        _timing(timer),
+        metrics_cb.history,
+        timing_cb.steps,
+    )
 
 
 def _close_on_trainer_loop(scorers, trainer) -> None:
@@ -123,20 +143,36 @@ def _mean(rows: list[dict], key: str) -> float | None:
 def _spread(steps: list[dict]) -> float | None:
     """Share of steps where at least one group's rewards differ (TRL's frac_reward_zero_std < 1):
     only those steps have non-zero advantages, so only they move the policy."""
-    fracs = [h["frac_reward_zero_std"] for h in steps if isinstance(h.get("frac_reward_zero_std"), int | float)]
+    fracs = [
+        h["frac_reward_zero_std"]
+        for h in steps
+        if isinstance(h.get("frac_reward_zero_std"), int | float)
+    ]
     return round(sum(f < 1 for f in fracs) / len(fracs), 4) if fracs else None
 
 
 def _metrics(history: list[dict], modalities: list[str]) -> dict:
     steps = [h for h in history if "reward" in h]
     first, last = steps[:1], steps[-1:]
-    out: dict = {"steps": len(steps), "modalities": modalities,
-                 "reward_first": _mean(first, "reward"), "reward_final": _mean(last, "reward"),
-                 "reward_mean": _mean(steps, "reward"), "kl_final": _mean(last, "kl"),
-                 "completion_length_mean": _mean(steps, "completions/mean_length"),
-                 "steps_with_spread": _spread(steps)}
+    out: dict = {
+        "steps": len(steps),
+        "modalities": modalities,
+        "reward_first": _mean(first, "reward"),
+        "reward_final": _mean(last, "reward"),
+        "reward_mean": _mean(steps, "reward"),
+        "kl_final": _mean(last, "kl"),
+        "completion_length_mean": _mean(steps, "completions/mean_length"),
+        "steps_with_spread": _spread(steps),
+    }
     for m in modalities:
-        keys = sorted({k for h in steps for k in h if k.startswith(f"{m}/") and not k.endswith("seconds_per_completion")})
+        keys = sorted(
+            {
+                k
+                for h in steps
+                for k in h
+                if k.startswith(f"{m}/") and not k.endswith("seconds_per_completion")
+            }
+        )
         out[m] = {k.split("/", 1)[1]: _mean(steps, k) for k in keys}
     return out
 

@@ -20,8 +20,15 @@ log = logging.getLogger(__name__)
 MODALITY = {"grpo_slide": "slide", "grpo_html": "html"}
 
 
-def grpo_stage(stage: str, model_dir: str | Path, prompts_path: str | Path, out_dir: str | Path, params: dict,
-               run: StageRun | None = None, scorers=None) -> GRPOResult:
+def grpo_stage(
+    stage: str,
+    model_dir: str | Path,
+    prompts_path: str | Path,
+    out_dir: str | Path,
+    params: dict,
+    run: StageRun | None = None,
+    scorers=None,
+) -> GRPOResult:
     """One GRPO stage; a pass-through (metrics say trained: false) when the joint schedule already
     trained this stage's modality. The
     rewards run on `scorers`, by default those params.yaml's `scoring` group names, with
@@ -36,8 +43,14 @@ def grpo_stage(stage: str, model_dir: str | Path, prompts_path: str | Path, out_
     from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
-    dataset = grpo_prompts(read_prompts(prompts_path), modalities, g.num_prompts, train.seed, tokenizer,
-                           g.max_prompt_length)
+    dataset = grpo_prompts(
+        read_prompts(prompts_path),
+        modalities,
+        g.num_prompts,
+        train.seed,
+        tokenizer,
+        g.max_prompt_length,
+    )
     if scorers is None:
         from cogevol.scoring import open_scorers
 
@@ -45,7 +58,9 @@ def grpo_stage(stage: str, model_dir: str | Path, prompts_path: str | Path, out_
     res = run_grpo(str(model_dir), dataset, out_dir, g, train, model_cfg, scorers, run)
     if run is not None:
         keys = ["reward"] + [f"rewards/{m}_reward/mean" for m in modalities]
-        log_figure(run, curves(res.history, keys, f"{stage}: reward per step"), f"{stage}_reward.png")
+        log_figure(
+            run, curves(res.history, keys, f"{stage}: reward per step"), f"{stage}_reward.png"
+        )
         log_figure(run, time_split(res.steps, f"{stage}: time per step"), f"{stage}_time_split.png")
         run.log_metrics(res.timing)
     return res

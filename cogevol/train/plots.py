@@ -29,7 +29,11 @@ def time_split(steps: list[dict], title: str):
     fig, ax = plt.subplots(figsize=(7, 4))
     x = [s["step"] for s in steps]
     bottom = [0.0] * len(steps)
-    for part, color in (("generate_s", "#3b6ea5"), ("reward_s", "#e07b39"), ("update_s", "#6aa84f")):
+    for part, color in (
+        ("generate_s", "#3b6ea5"),
+        ("reward_s", "#e07b39"),
+        ("update_s", "#6aa84f"),
+    ):
         vals = [s.get(part, 0.0) for s in steps]
         ax.bar(x, vals, bottom=bottom, color=color, label=part[:-2])
         bottom = [b + v for b, v in zip(bottom, vals)]

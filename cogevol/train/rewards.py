@@ -31,7 +31,8 @@ class ComponentSpec:
     """Which fields of a reward's `last_details` become per-step metrics."""
 
     numbers: tuple[str, ...]  # averaged over the completions that have them
-    flags: dict[str, bool]  # booleans -> rates; the value is the default for a detail without the key
+    # booleans -> rates; the value is the default for a detail without the key
+    flags: dict[str, bool]
     groups: tuple[str, ...]  # dicts of numbers (probe terms, per-rule scores) -> one mean per key
 
 
@@ -41,8 +42,11 @@ HTML_SPEC = ComponentSpec(
     flags={"hard_fail": True, "rendered_ok": False, "harness_error": False},
     groups=("terms",),
 )
-SLIDE_SPEC = ComponentSpec(numbers=("reward", "score", "rule_score", "vlm_score"),
-                           flags={"valid": False, "harness_error": False}, groups=("rules",))
+SLIDE_SPEC = ComponentSpec(
+    numbers=("reward", "score", "rule_score", "vlm_score"),
+    flags={"valid": False, "harness_error": False},
+    groups=("rules",),
+)
 
 
 def _number(v) -> bool:
@@ -74,13 +78,21 @@ class ModalityReward:
     """An async TRL reward function: this modality's completions scored on `scorers`, None on the
     others. `scorers` is shared by every modality's reward of a run and closed by the trainer."""
 
-    def __init__(self, modality: str, scorers, spec: ComponentSpec, rollouts: RolloutLog | None = None,
-                 shuffle_seed: int | None = None, record: list | None = None):
-        """`shuffle_seed` (a control run, benchmarks/grpo_learning.py): the rewards handed to TRL are
-        permuted across each call's completions with an RNG seeded once here, so the policy learns
-        from rewards that no longer belong to its completions; everything logged (metrics, rollouts,
-        `record`) stays the completions' true rewards. `record`: a list that gets one dict per
-        scored completion (call, step, prompt_id, true reward, hard_fail, gate). None: neither."""
+    def __init__(
+        self,
+        modality: str,
+        scorers,
+        spec: ComponentSpec,
+        rollouts: RolloutLog | None = None,
+        shuffle_seed: int | None = None,
+        record: list | None = None,
+    ):
+        """`shuffle_seed` (a control run, benchmarks/grpo_learning.py): the rewards handed to TRL
+        are permuted across each call's completions with an RNG seeded once here, so the policy
+        learns from rewards that no longer belong to its completions; everything logged (metrics,
+        rollouts, `record`) stays the completions' true rewards. `record`: a list that gets one
+        dict per scored completion (call, step, prompt_id, true reward, hard_fail, gate). None:
+        neither."""
         self.modality, self.scorers, self.spec, self.rollouts = modality, scorers, spec, rollouts
         self.__name__ = f"{modality}_reward"  # TRL names the reward column after the function
         self.record = record
@@ -95,12 +107,24 @@ class ModalityReward:
         if not idx:
             return out
         t0 = time.perf_counter()
-        checklists = kwargs.get("checklist") or [""] * n  # the prompt's stored checklist (cogevol.train.data)
-        items = [ScoreItem(self.modality, last_message(completions[i], "assistant"), last_message(prompts[i], "user"),
-                           checklist=checklists[i] or "") for i in idx]
+        # the prompt's stored checklist (cogevol.train.data)
+        checklists = kwargs.get("checklist") or [""] * n
+        items = [
+            ScoreItem(
+                self.modality,
+                last_message(completions[i], "assistant"),
+                last_message(prompts[i], "user"),
+                checklist=checklists[i] or "",
+            )
+            for i in idx
+        ]
         scores = await self.scorers.score(items)
         seconds = time.perf_counter() - t0
-        given = [s.reward for s in scores] if self._rng is None else permuted([s.reward for s in scores], self._rng)
+        given = (
+            [s.reward for s in scores]
+            if self._rng is None
+            else permuted([s.reward for s in scores], self._rng)
+        )
         for i, r in zip(idx, given):
             out[i] = r
         log_metric = kwargs.get("log_metric")
@@ -112,7 +136,9 @@ class ModalityReward:
         if self.rollouts is not None:
             ids = kwargs.get("prompt_id") or [""] * n
             for i, s in zip(idx, scores):
-                self.rollouts.add(str(ids[i]), self.modality, completion_text(completions[i]), s.reward, s.reason)
+                self.rollouts.add(
+                    str(ids[i]), self.modality, completion_text(completions[i]), s.reward, s.reason
+                )
         if self.record is not None:
             self._record(idx, scores, kwargs)
         self.calls += 1
@@ -124,12 +150,22 @@ class ModalityReward:
         state = kwargs.get("trainer_state")
         step = state.global_step + 1 if state is not None else self.calls + 1
         ids = kwargs.get("prompt_id") or [""] * (max(idx) + 1)
-        self.record.extend({"call": self.calls, "step": step, "prompt_id": str(ids[i]), "reward": s.reward,
-                         "hard_fail": bool(s.hard_fail), "gate": s.gate} for i, s in zip(idx, scores))
+        self.record.extend(
+            {
+                "call": self.calls,
+                "step": step,
+                "prompt_id": str(ids[i]),
+                "reward": s.reward,
+                "hard_fail": bool(s.hard_fail),
+                "gate": s.gate,
+            }
+            for i, s in zip(idx, scores)
+        )
 
 
 def permuted(values: list, rng: random.Random) -> list:
-    """`values` in an order drawn from `rng` (the same multiset, the link to each position broken)."""
+    """`values` in an order drawn from `rng` (the same multiset, the link to each position
+    broken)."""
     out = list(values)
     rng.shuffle(out)
     return out

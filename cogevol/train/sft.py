@@ -43,9 +43,17 @@ def sft_config(out_dir: str | Path, s: SFTSettings, train: TrainConfig) -> SFTCo
     )
 
 
-def build_trainer(model_path: str, dataset: Dataset, out_dir: str | Path, s: SFTSettings, train: TrainConfig,
-                  model_cfg: ModelConfig, callbacks: list | None = None) -> SFTTrainer:
-    """An SFTTrainer on `dataset` (distill contract: `messages` column) from checkpoint `model_path`."""
+def build_trainer(
+    model_path: str,
+    dataset: Dataset,
+    out_dir: str | Path,
+    s: SFTSettings,
+    train: TrainConfig,
+    model_cfg: ModelConfig,
+    callbacks: list | None = None,
+) -> SFTTrainer:
+    """An SFTTrainer on `dataset` (distill contract: `messages` column) from checkpoint
+    `model_path`."""
     model, tokenizer = load(model_path, model_cfg)
     trainer = SFTTrainer(
         model=model,
@@ -59,7 +67,9 @@ def build_trainer(model_path: str, dataset: Dataset, out_dir: str | Path, s: SFT
         per_epoch = math.ceil(len(trainer.train_dataset) / batch)
         if s.epochs * per_epoch > s.max_steps:
             trainer.args.max_steps = s.max_steps
-            log.info("sft: %g epochs of %d steps capped at %d steps", s.epochs, per_epoch, s.max_steps)
+            log.info(
+                "sft: %g epochs of %d steps capped at %d steps", s.epochs, per_epoch, s.max_steps
+            )
     return trainer
 
 
@@ -69,8 +79,15 @@ class SFTResult:
     history: list[dict] = field(default_factory=list)
 
 
-def run_sft(model_path: str, dataset: Dataset, out_dir: str | Path, s: SFTSettings, train: TrainConfig,
-            model_cfg: ModelConfig, run: StageRun | None = None) -> SFTResult:
+def run_sft(
+    model_path: str,
+    dataset: Dataset,
+    out_dir: str | Path,
+    s: SFTSettings,
+    train: TrainConfig,
+    model_cfg: ModelConfig,
+    run: StageRun | None = None,
+) -> SFTResult:
     """Train, save the final model and tokenizer to `out_dir` like a hub checkpoint, and
     summarise the run (loss first/last, tokens, throughput; keys ending in _s are timings)."""
     cb = MetricsCallback(run)

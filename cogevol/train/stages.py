@@ -27,22 +27,36 @@ from cogevol.train.sft import SFTResult, run_sft
 
 log = logging.getLogger(__name__)
 
+
 def configs(params: dict) -> tuple[ModelConfig, TrainConfig]:
     return from_dict(ModelConfig, params.get("model")), from_dict(TrainConfig, params.get("train"))
 
 
-def sft_stage(sft_dir: str | Path, prompts_path: str | Path | None, out_dir: str | Path, params: dict,
-              run: StageRun | None = None) -> SFTResult:
+def sft_stage(
+    sft_dir: str | Path,
+    prompts_path: str | Path | None,
+    out_dir: str | Path,
+    params: dict,
+    run: StageRun | None = None,
+) -> SFTResult:
     """Build (tiny) or name (hub) the base model, then SFT it on the distilled dataset."""
     model_cfg, train = configs(params)
     dataset = load_sft(sft_dir)
     texts = corpus_texts(prompts_path, assistant_texts(dataset)) if model_cfg.base == TINY else None
     # the tiny build is deterministic: under a launcher every rank builds it, rank 0 keeps it
-    tiny_dir = Path(out_dir) / "base" if is_main_process() else Path(tempfile.mkdtemp(prefix="tiny-"))
+    tiny_dir = (
+        Path(out_dir) / "base" if is_main_process() else Path(tempfile.mkdtemp(prefix="tiny-"))
+    )
     base = resolve_base(model_cfg, tiny_dir, texts)
-    res = run_sft(base, dataset, out_dir, from_dict(SFTSettings, params.get("sft")), train, model_cfg, run)
+    res = run_sft(
+        base, dataset, out_dir, from_dict(SFTSettings, params.get("sft")), train, model_cfg, run
+    )
     if run is not None:
-        log_figure(run, curves(res.history, ["loss"], "SFT loss (completion tokens)", "loss"), "sft_loss.png")
+        log_figure(
+            run,
+            curves(res.history, ["loss"], "SFT loss (completion tokens)", "loss"),
+            "sft_loss.png",
+        )
     return res
 
 

@@ -43,18 +43,18 @@ CHAT_TEMPLATE = (
 
 # What the model writes, so its building blocks get merges even before any SFT data exists.
 VOCAB_SAMPLES = [
-    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title></title>\n"
+    '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n<title></title>\n'
     "<style>\nbody { margin: 0; font-family: sans-serif; background: #ffffff; color: #1f2937; }\n"
     ".container { display: flex; flex-direction: column; align-items: center; padding: 16px; }\n"
     "button { padding: 8px 16px; border: none; border-radius: 8px; cursor: pointer; }\n"
     "canvas { width: 100%; max-width: 640px; height: auto; }\n"
     "@media (max-width: 768px) { .container { padding: 8px; } }\n</style>\n</head>\n<body>\n"
-    "<div class=\"container\" id=\"app\">\n<h1>Title</h1>\n<p id=\"status\">Ready</p>\n"
-    "<button id=\"start\">Start</button>\n<button id=\"reset\">Reset</button>\n"
-    "<input type=\"range\" id=\"speed\" min=\"0\" max=\"100\" value=\"50\">\n"
-    "<select id=\"mode\"><option value=\"a\">A</option></select>\n"
-    "<canvas id=\"canvas\" width=\"640\" height=\"360\"></canvas>\n</div>\n<script>\n"
+    '<div class="container" id="app">\n<h1>Title</h1>\n<p id="status">Ready</p>\n'
+    '<button id="start">Start</button>\n<button id="reset">Reset</button>\n'
+    '<input type="range" id="speed" min="0" max="100" value="50">\n'
+    '<select id="mode"><option value="a">A</option></select>\n'
+    '<canvas id="canvas" width="640" height="360"></canvas>\n</div>\n<script>\n'
     "const canvas = document.getElementById('canvas');\nconst ctx = canvas.getContext('2d');\n"
     "let count = 0;\nfunction draw() {\n  ctx.clearRect(0, 0, canvas.width, canvas.height);\n"
     "  ctx.fillStyle = '#2563eb';\n  ctx.fillRect(10, 10, count * 5, 40);\n"
