@@ -50,6 +50,20 @@ def _merge_into(params: dict, overlay: dict, prefix: str) -> None:
             params[k] = v
 
 
+def check_weights(weights: dict | None, known: dict, where: str) -> dict | None:
+    """`weights` when every key is a known term: a misspelt weight would otherwise drop its term
+    from the reward without a word. Negative weights are errors too."""
+    if weights is None:
+        return None
+    unknown = sorted(set(weights) - set(known))
+    if unknown:
+        raise KeyError(f"{where}: unknown term(s) {unknown}; known: {sorted(known)}")
+    bad = sorted(k for k, w in weights.items() if not isinstance(w, int | float) or w < 0)
+    if bad:
+        raise ValueError(f"{where}: weights must be numbers >= 0: {bad}")
+    return weights
+
+
 def from_dict(cls: type[T], data: dict[str, Any] | None) -> T:
     """Build dataclass `cls` from a params group, strictly: an unknown key (a typo) raises
     instead of silently running with a default. Nested dataclass fields accept dicts."""

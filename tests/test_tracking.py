@@ -48,3 +48,10 @@ def test_tracking_can_be_turned_off_and_never_blocks(monkeypatch):
 
 def test_flatten():
     assert flatten({"a": {"b": 1, "c": {"d": 2}}, "e": 3}) == {"a.b": 1, "a.c.d": 2, "e": 3}
+
+
+def test_metric_names_keyed_by_reasons_are_made_valid():
+    from cogevol.tracking import metric_name
+
+    assert metric_name("checklists.rules (not in the replay file)") == "checklists.rules _not in the replay file_"
+    assert metric_name("dropped_by_reason.safety: phishing") == "dropped_by_reason.safety: phishing"

@@ -21,6 +21,8 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from cogevol.errors import CogevolError
+
 log = logging.getLogger(__name__)
 
 PAGE_URL = "http://cogevol.page/index.html"
@@ -45,7 +47,7 @@ CHROMIUM_ARGS = [
 ]
 
 
-class PageHung(RuntimeError):
+class PageHung(CogevolError, RuntimeError):
     """The page stopped answering (busy main thread or a wedged renderer)."""
 
 

@@ -11,11 +11,12 @@ import orjson
 
 from cogevol.dedup.audit import write_audit
 from cogevol.dedup.pipeline import DedupConfig, DedupResult, dedup
+from cogevol.errors import CogevolError
 
 log = logging.getLogger(__name__)
 
 
-class RecordError(ValueError):
+class RecordError(CogevolError, ValueError):
     """The input cannot be deduplicated as a whole (unreadable, duplicate ids)."""
 
 

@@ -21,10 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
+from cogevol.errors import CogevolError
 from cogevol.evaluate.agreement import Correlation, correlate
 
 
-class RatingsError(ValueError):
+class RatingsError(CogevolError, ValueError):
     """A ratings file that cannot be used (the message names the row and field)."""
 
 

@@ -17,6 +17,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from cogevol.errors import CogevolError
+
 
 @dataclass(frozen=True)
 class SuiteItem:
@@ -30,7 +32,7 @@ class SuiteItem:
     checklist: str = ""
 
 
-class SuiteError(ValueError):
+class SuiteError(CogevolError, ValueError):
     """A suite file that cannot be loaded (the message names the line and field)."""
 
 

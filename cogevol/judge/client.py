@@ -14,12 +14,14 @@ import json
 import logging
 from dataclasses import dataclass
 
+from cogevol.errors import CogevolError
+
 log = logging.getLogger(__name__)
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 
 
-class EndpointError(RuntimeError):
+class EndpointError(CogevolError, RuntimeError):
     """The endpoint could not give an answer after all retries (the message says why)."""
 
 

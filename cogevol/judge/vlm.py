@@ -26,6 +26,7 @@ from typing import Any, Literal
 import httpx
 
 from cogevol.config import from_dict
+from cogevol.errors import CogevolError
 from cogevol.judge.aclient import AsyncChatClient, image_part
 from cogevol.judge.cache import DiskCache, SingleFlight
 from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
@@ -104,7 +105,7 @@ RUBRICS: dict[str, str] = {"slide": SLIDE_RUBRIC, "page": PAGE_RUBRIC}
 USER_TEMPLATE = "Request:\n<<<\n{request}\n>>>\n\nThe {kind}:"
 
 
-class JudgeError(RuntimeError):
+class JudgeError(CogevolError, RuntimeError):
     """No usable verdict (endpoint down, or replies that stayed malformed); the message says why."""
 
 
@@ -146,7 +147,7 @@ _NUM = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(?:/\s*([0-9]+(?:\.[0-9]+)?))?\s*
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
-class VerdictFormatError(ValueError):
+class VerdictFormatError(CogevolError, ValueError):
     """A reply that is not a usable verdict; `out_of_range` alone is fixable by clamping."""
 
     def __init__(self, msg: str, out_of_range: bool = False):

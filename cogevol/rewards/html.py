@@ -33,6 +33,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 
 from cogevol.browser.pool import BrowserPool
+from cogevol.config import check_weights
 from cogevol.probe.core import ProbeConfig, ProbeResult, probe_html
 from cogevol.probe.motion import STILL
 from cogevol.rewards.checklist import (
@@ -375,6 +376,7 @@ class HtmlScorer:
         self.cfg = (
             replace(cfg, screenshot=True) if judge is not None and not cfg.screenshot else cfg
         )
+        weights = check_weights(weights, DEFAULT_WEIGHTS, "probe.weights")
         self.pool, self.weights, self.terms, self.judge = pool, weights, terms, judge
         self._slots = asyncio.Semaphore(max(1, pages))
 

@@ -18,6 +18,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from cogevol.browser.pool import BrowserPool
+from cogevol.config import check_weights
 from cogevol.rewards.checklist import PageFacts, checklist_for, fulfilment, run_checklist
 from cogevol.slides.contract import ContractError, parse
 from cogevol.slides.normalise import normalise
@@ -102,6 +103,7 @@ class SlideScorer:
         screenshots: bool = False,
     ):
         self.rules = rules or RuleConfig()
+        check_weights(weights, DEFAULT_WEIGHTS, "slides.weights")
         self.weights = weights or dict(DEFAULT_WEIGHTS)
         self.judge = judge  # a cogevol.judge.vlm.VisionJudge, or None for rules only
         self.normalise_schema = normalise_schema

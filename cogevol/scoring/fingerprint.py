@@ -29,6 +29,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cogevol.errors import CogevolError
+
 PACKAGE = Path(__file__).resolve().parents[1]
 LOCK = PACKAGE.parent / "infra" / "cdn" / "lock.json"
 CODE = (
@@ -134,7 +136,7 @@ def fingerprint(settings) -> str:
     return fingerprint_parts(settings)["fingerprint"]
 
 
-class FingerprintMismatch(RuntimeError):
+class FingerprintMismatch(CogevolError, RuntimeError):
     """A backend would score with settings other than the caller's (the message says which part)."""
 
 

@@ -19,6 +19,7 @@ from dataclasses import asdict
 
 import httpx
 
+from cogevol.errors import CogevolError
 from cogevol.judge.aclient import retry_after
 from cogevol.scoring.base import ScorersBase, in_chunks
 from cogevol.scoring.fingerprint import FingerprintMismatch, check_same
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 RETRY_STATUS = (429, 502, 503, 504)
 
 
-class ScoringServiceError(RuntimeError):
+class ScoringServiceError(CogevolError, RuntimeError):
     """The scoring service did not answer a batch after the retries (the message says why)."""
 
 

@@ -15,9 +15,11 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from cogevol.browser.pool import BrowserConfig, BrowserPool
-from cogevol.config import from_dict
+from cogevol.config import check_weights, from_dict
 from cogevol.probe.core import ProbeConfig
+from cogevol.rewards.html import DEFAULT_WEIGHTS as HTML_WEIGHTS
 from cogevol.rewards.html import HtmlScore, HtmlScorer, TermSettings
+from cogevol.rewards.slide import DEFAULT_WEIGHTS as SLIDE_WEIGHTS
 from cogevol.rewards.slide import SlideScore, SlideScorer
 from cogevol.rewards.slide import settings as slide_settings
 from cogevol.scoring.base import ScorersBase, in_chunks
@@ -56,6 +58,9 @@ class ScoringSettings:
             from cogevol.judge.vlm import from_params
 
             judge = from_params(params["judge"])
+        # a misspelt weight fails at load, not silently at the first page
+        check_weights(probe.get("weights"), HTML_WEIGHTS, "probe.weights")
+        check_weights((params.get("slides") or {}).get("weights"), SLIDE_WEIGHTS, "slides.weights")
         return cls(
             workers=workers,
             probe=from_dict(ProbeConfig, probe.get("harness")),

@@ -43,6 +43,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from cogevol.config import from_dict
+from cogevol.errors import CogevolError
 from cogevol.scoring import openrlhf
 from cogevol.scoring.service_metrics import ServiceMetrics
 from cogevol.scoring.types import Score, ScoreItem
@@ -78,7 +79,7 @@ class ScoreRequest(BaseModel):
     items: list[ItemIn] = Field(min_length=1)
 
 
-class Overloaded(Exception):
+class Overloaded(CogevolError):
     def __init__(self, retry_after: int):
         self.retry_after = retry_after
 

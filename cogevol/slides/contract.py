@@ -18,6 +18,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from cogevol.errors import CogevolError
+
 VERSION = "cogevol-slides/1"
 CANVAS_W, CANVAS_H = 1280, 720
 MAX_SLIDES = 40
@@ -44,7 +46,7 @@ _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n(.*?)```", re.S)
 
 
-class ContractError(ValueError):
+class ContractError(CogevolError, ValueError):
     """Model output that is not a cogevol-slides/1 deck; `errors` holds every problem found."""
 
     def __init__(self, errors: list[str]):

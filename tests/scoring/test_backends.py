@@ -69,3 +69,20 @@ def test_identical_items_are_scored_once_and_every_one_is_answered():
     assert [s.reason for s in scores] == [i.text for i in items] and scores[0] == scores[2] == scores[4]
     assert scores[0] is not scores[2]  # each repeat gets its own copy to keep
     assert asyncio.run(Counting().score([])) == []
+
+
+def test_a_misspelt_weight_is_an_error_not_a_dropped_term():
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    typo = {**params, "probe": {**params["probe"], "weights": {**params["probe"]["weights"], "fulfillment": 0.5}}}
+    with pytest.raises(KeyError, match=r"probe.weights: unknown term\(s\) \['fulfillment'\]"):
+        ScoringSettings.from_params(typo)
+    slides = {**params, "slides": {**params["slides"], "weights": {"vlm": 0.6, "rule": 0.4}}}
+    with pytest.raises(KeyError, match=r"slides.weights: unknown term\(s\) \['rule'\]"):
+        ScoringSettings.from_params(slides)
+    negative = {**params, "probe": {**params["probe"], "weights": {"blank": -1}}}
+    with pytest.raises(ValueError, match="weights must be numbers >= 0"):
+        ScoringSettings.from_params(negative)
+
+
+def test_the_class_level_factory_is_the_one_factory():
+    assert Scorers.from_params is open_scorers

@@ -1,4 +1,5 @@
-"""The pieces of benchmarks/grpo_learning.py that decide its verdict, without training anything:
+"""What decides a learning run's verdict (cogevol.train.learning, and the pieces of
+benchmarks/grpo_learning.py around it), without training anything:
 the profile merge, the shuffled-reward control, the time budget and the bootstrap statistics."""
 
 import asyncio
@@ -8,7 +9,10 @@ import pytest
 import yaml
 from transformers import TrainerControl, TrainerState
 
-from benchmarks.grpo_learning import (
+from cogevol.config import merge_profile
+from cogevol.scoring.types import Score
+from cogevol.train.callbacks import TimeBudgetCallback
+from cogevol.train.learning import (
     apart,
     balanced_mean,
     bootstrap_ci,
@@ -18,9 +22,6 @@ from benchmarks.grpo_learning import (
     rolling,
     with_spread,
 )
-from cogevol.config import merge_profile
-from cogevol.scoring.types import Score
-from cogevol.train.callbacks import TimeBudgetCallback
 from cogevol.train.rewards import HTML_SPEC, ModalityReward, permuted
 from tests.conftest import REPO
 
