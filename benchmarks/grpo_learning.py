@@ -119,10 +119,11 @@ def sample_and_score(model: str | Path, rows: list[dict], samples: int, params: 
 
     g = from_dict(GRPOSettings, params.get("grpo"))
     conversations = [r["prompt"] for r in rows for _ in range(samples)]
+    checklists = [r.get("checklist") or "" for r in rows for _ in range(samples)]  # as GRPO scores them
     log.info("sample: %s: %d prompts x %d answers at temperature %s, %d tokens", model, len(rows), samples,
              g.temperature, g.max_completion_length)
     answers = generate_local(str(model), conversations, g.max_completion_length, g.temperature, batch_size=8, seed=seed)
-    items = [ScoreItem("html", a, c[-1]["content"]) for a, c in zip(answers, conversations)]
+    items = [ScoreItem("html", a, c[-1]["content"], checklist=k) for a, c, k in zip(answers, conversations, checklists)]
 
     async def score():
         scorers = open_scorers(params, g.reward_workers)
@@ -347,6 +348,9 @@ def markdown(res: dict) -> str:
                      f"{fmt(fl['first']['gate_pass'], fl['first']['gate_pass_ci'], True)} | "
                      f"{fmt(fl['last']['gate_pass'], fl['last']['gate_pass_ci'], True)} | {'yes' if fl['gate_pass_cis_apart'] else 'no'} | "
                      f"{fmt(a['kl'].get('last'))} |")
+    lines += ["", "Fulfilment term (share of the request's checklist missed, answers past the gate; lower is better), first K -> last K:", ""]
+    lines += [f"- {arm}: {fmt(a['first_last']['first'].get('fulfilment'))} -> {fmt(a['first_last']['last'].get('fulfilment'))}"
+              for arm, a in res["arms"].items()]
     passes = {arm: a["per_pass"] for arm, a in res["arms"].items() if a.get("per_pass")}
     if passes:
         lines += ["", "Prompt-balanced mean reward of each pass over the pool:", ""]

@@ -116,8 +116,15 @@ def window(
             [float(np.mean(v)) for v in by_step.values()], resamples, seed
         ),
         "gate_pass": balanced_mean(gates, strata) if ok else None,
+        # the share of the request's checklist missed, over the answers past the gate that have it
+        "fulfilment": _mean_of(ok, "fulfilment"),
         "gate_pass_ci": bootstrap_ci(gates, resamples, seed, strata=strata),
     }
+
+
+def _mean_of(records: list[dict], key: str) -> float | None:
+    vals = [r[key] for r in records if isinstance(r.get(key), int | float)]
+    return float(np.mean(vals)) if vals else None
 
 
 def first_last(
@@ -149,6 +156,8 @@ def first_last(
         out[f"{key}_cis_apart"] = apart(first[f"{key}_ci"], last[f"{key}_ci"])
         out[f"{key}_rose"] = out[f"{key}_cis_apart"] and out[f"{key}_change"] > 0
     out["reward_step_cis_apart"] = apart(first["reward_step_ci"], last["reward_step_ci"])
+    have = first["fulfilment"] is not None and last["fulfilment"] is not None
+    out["fulfilment_change"] = last["fulfilment"] - first["fulfilment"] if have else None
     return out
 
 

@@ -158,6 +158,8 @@ class ModalityReward:
                 "reward": s.reward,
                 "hard_fail": bool(s.hard_fail),
                 "gate": s.gate,
+                # the share of the request's checklist the answer missed (None: not measured)
+                "fulfilment": s.terms.get("fulfilment"),
             }
             for i, s in zip(idx, scores)
         )

@@ -291,3 +291,11 @@ def test_screening_keeps_prompts_with_spread_closest_to_half_first():
     assert with_spread(passed, 4, keep=3) == [1, 3, 5]     # then the first of the 1s and 3s
     assert with_spread(passed, 4, keep=10) == [1, 3, 4, 5]  # never an all-pass or all-fail prompt
     assert with_spread([0, 4, 4], 4, keep=2) == []
+
+
+def test_windows_report_the_fulfilment_term_of_the_answers_that_have_it():
+    recs = [{"step": s, "prompt_id": "p", "reward": 0.5, "hard_fail": False, "fulfilment": f}
+            for s, f in [(1, 0.6), (2, 0.4), (3, None), (4, 0.2), (5, 0.1), (6, 0.1), (7, 0.0), (8, 0.0)]]
+    fl = first_last(recs, resamples=50)
+    assert fl["first"]["fulfilment"] == pytest.approx(0.5) and fl["last"]["fulfilment"] == 0.0
+    assert fl["fulfilment_change"] == pytest.approx(-0.5)
