@@ -1,8 +1,6 @@
 """The LLM-judge backend against a real local HTTP server standing in for the endpoint."""
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -11,47 +9,27 @@ from cogevol.curate.judge import LLMJudge, decide, parse_verdicts
 from cogevol.curate.pipeline import FilterStats, filter_records
 from cogevol.judge.aclient import ChatClient
 from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
+from tests.chat_server import ChatServer
 
 
 def _reply(failed: dict[str, str]) -> str:
     return json.dumps({a: {"pass": a not in failed, "reason": failed.get(a, "")} for a in AXES})
 
 
-class FakeEndpoint:
-    """A tiny OpenAI-compatible server: answers per request text, can fail the first N calls."""
+class FakeEndpoint(ChatServer):
+    """Answers per request text (the last user message); can fail the first N calls with `status`."""
 
     def __init__(self, answers: dict[str, str], fail_first: int = 0, status: int = 503):
-        self.answers, self.fail_first, self.status = answers, fail_first, status
-        self.calls, self.auth = 0, []
-        outer = self
+        def reply(body: dict, n: int) -> tuple[int, str]:
+            if n <= fail_first:
+                return status, ""
+            return 200, answers.get(body["messages"][-1]["content"], _reply({}))
 
-        class H(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
+        super().__init__(reply)
 
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.calls += 1
-                outer.auth.append(self.headers.get("Authorization"))
-                if outer.calls <= outer.fail_first:
-                    self.send_response(outer.status)
-                    self.end_headers()
-                    return
-                user = body["messages"][-1]["content"]
-                content = outer.answers.get(user, _reply({}))
-                data = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), H)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def close(self):
-        self.server.shutdown()
+    @property
+    def auth(self) -> list:
+        return [h.get("Authorization") for h in self.headers]
 
 
 @pytest.fixture

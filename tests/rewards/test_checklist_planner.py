@@ -2,8 +2,6 @@
 (a real local HTTP server) with repair and fallback to the rules, each fallback with its reason."""
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -16,6 +14,7 @@ from cogevol.rewards.checklist_planner import (
     plan_key,
     system_prompt,
 )
+from tests.chat_server import ChatServer
 
 FR = "Fais une courbe des températures sur un an en HTML avec un bouton de réinitialisation, thème vert."
 GOOD = {"language": "fr", "checks": [{"check": "label", "value": "Réinitialiser", "cue": "bouton de réinitialisation"},
@@ -83,38 +82,9 @@ def test_unknown_backend_is_an_error():
         PlannerConfig(backend="gpt")
 
 
-class Endpoint:
-    """A local OpenAI-compatible server: replies in turn from `replies` (the last repeats), or
-    always `status` when it is set."""
-
-    def __init__(self, replies: list[str], status: int | None = None):
-        self.replies, self.status, self.bodies = replies, status, []
-        outer = self
-
-        class H(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def do_POST(self):
-                outer.bodies.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-                if outer.status:
-                    self.send_response(outer.status)
-                    self.end_headers()
-                    return
-                content = outer.replies[min(len(outer.bodies), len(outer.replies)) - 1]
-                data = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), H)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def close(self):
-        self.server.shutdown()
+def Endpoint(replies: list[str], status: int | None = None) -> ChatServer:
+    """Replies in turn from `replies` (the last repeats), or always `status` when it is set."""
+    return ChatServer(lambda body, n: (status, "") if status else (200, replies[min(n, len(replies)) - 1]))
 
 
 @pytest.fixture
