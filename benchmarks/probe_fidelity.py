@@ -10,7 +10,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from cogevol.probe.core import ProbeConfig
+from cogevol.probe import ProbeConfig
 from cogevol.scoring import ScoringSettings
 from cogevol.scoring.local import score_pages
 

@@ -245,14 +245,7 @@ def _cmd_agreement(a: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
         (out / "agreement.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         for c in report["correlations"]:
-            corr = Correlation(
-                c["name"],
-                c["n"],
-                c["spearman"],
-                tuple(c["spearman_ci"]),
-                c["kendall"],
-                tuple(c["kendall_ci"]),
-            )
+            corr = Correlation.from_record(c)
             scatter_figure(c["name"], points[c["name"]], corr).savefig(
                 out / f"{c['name']}.png", dpi=110
             )

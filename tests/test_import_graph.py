@@ -101,3 +101,37 @@ def test_every_public_error_derives_from_one_base():
                 if names & bases and "CogevolError" not in names:
                     stray.append(f"{m}.{node.name}")
     assert stray == [] or stray == ["cogevol.scoring.service.Overloaded"], stray
+
+
+# each package's public names, pinned (httpx's test_exported_members): a name added to or dropped
+# from a package's API is a decision, made here
+PUBLIC = {
+    "cogevol.browser": ["BrowserConfig", "BrowserPool", "PageHung", "find_chromium"],
+    "cogevol.probe": ["Control", "ProbeConfig", "ProbeResult", "probe_html"],
+    "cogevol.scoring": ["Score", "ScoreItem", "Scorers", "ScoringConfig", "ScoringSettings", "open_scorers"],
+}
+
+
+def test_each_package_exports_its_pinned_names():
+    import importlib
+
+    for name, names in PUBLIC.items():
+        mod = importlib.import_module(name)
+        assert sorted(mod.__all__) == sorted(names), name
+        assert all(hasattr(mod, n) for n in names), name
+
+
+def test_a_module_lists_in_all_only_what_it_defines():
+    """One import path per public name: a module's `__all__` holds its own names; re-exports are
+    a package's (its `__init__`)."""
+    stray = []
+    for m, path in MODULES.items():
+        if path.name == "__init__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+        defined |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+        for n in tree.body:
+            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets):
+                stray += [f"{m}.{v.value}" for v in n.value.elts if isinstance(v, ast.Constant) and v.value not in defined]
+    assert stray == []

@@ -18,7 +18,7 @@ from cogevol.distill.teacher import TeacherConfig
 from cogevol.evaluate.stage import EvalConfig
 from cogevol.judge.client import EndpointConfig
 from cogevol.judge.vlm import JudgeConfig
-from cogevol.probe.core import ProbeConfig
+from cogevol.probe import ProbeConfig
 from cogevol.rewards.checklist_planner import PlannerConfig
 from cogevol.rewards.html import DEFAULT_WEIGHTS, TermSettings
 from cogevol.rewards.slide import DEFAULT_WEIGHTS as SLIDE_WEIGHTS

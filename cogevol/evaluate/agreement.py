@@ -30,6 +30,18 @@ class Correlation:
     kendall: float
     kendall_ci: tuple[float, float]
 
+    @classmethod
+    def from_record(cls, c: dict) -> Correlation:
+        """The inverse of `record` (a correlation read back from agreement.json)."""
+        return cls(
+            c["name"],
+            c["n"],
+            c["spearman"],
+            tuple(c["spearman_ci"]),
+            c["kendall"],
+            tuple(c["kendall_ci"]),
+        )
+
     def record(self) -> dict:
         return {
             "name": self.name,

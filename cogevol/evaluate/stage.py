@@ -217,14 +217,7 @@ def _agreement(cfg: EvalConfig, out: Path, params: dict, run) -> dict:
         if run is not None:
             from cogevol.evaluate.agreement import Correlation
 
-            corr = Correlation(
-                c["name"],
-                c["n"],
-                c["spearman"],
-                tuple(c["spearman_ci"]),
-                c["kendall"],
-                tuple(c["kendall_ci"]),
-            )
+            corr = Correlation.from_record(c)
             run.log_figure(
                 scatter_figure(c["name"], points[c["name"]], corr), f"agreement/{c['name']}.png"
             )

@@ -40,16 +40,7 @@ from cogevol.probe.motion import MOVES, observe_motion
 from cogevol.probe.pixels import screen_fill
 from cogevol.probe.session import Session, instrument_script, is_timeout, renders
 
-# the probe's public names, wherever they live now (importers use cogevol.probe.core)
-__all__ = [
-    "Control",
-    "ProbeConfig",
-    "ProbeResult",
-    "key_name",
-    "order_controls",
-    "probe_html",
-    "screen_fill",
-]
+__all__ = ["probe_html"]  # the probe's public names are cogevol.probe's
 
 log = logging.getLogger(__name__)
 

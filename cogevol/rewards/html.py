@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from cogevol.browser.pool import BrowserPool
 from cogevol.config import check_weights
-from cogevol.probe.core import ProbeConfig, ProbeResult, probe_html
+from cogevol.probe import ProbeConfig, ProbeResult, probe_html
 from cogevol.probe.motion import STILL
 from cogevol.rewards.checklist import (
     CheckResult,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from cogevol.browser.pool import BrowserConfig, BrowserPool
 from cogevol.config import check_weights, from_dict
-from cogevol.probe.core import ProbeConfig
+from cogevol.probe import ProbeConfig
 from cogevol.rewards.html import DEFAULT_WEIGHTS as HTML_WEIGHTS
 from cogevol.rewards.html import HtmlScore, HtmlScorer, TermSettings
 from cogevol.rewards.slide import DEFAULT_WEIGHTS as SLIDE_WEIGHTS

@@ -61,3 +61,10 @@ def test_components_are_on_a_higher_is_better_scale():
     assert html == {"reward": 0.8, "interactivity": 0.5, "viewport_mobile": 0.75}
     slide = components("slide", {"reward": 0.9, "rule_score": 4.5, "vlm_score": None, "rules": {"collisions": 5.0}})
     assert slide == {"reward": 0.9, "rule_score": 4.5, "vlm_score": None, "rules.collisions": 5.0}
+
+
+def test_a_correlation_round_trips_through_its_record():
+    from cogevol.evaluate.agreement import Correlation
+
+    c = Correlation("html", 12, 0.5, (0.1, 0.8), 0.4, (0.05, 0.7))
+    assert Correlation.from_record(c.record()) == c

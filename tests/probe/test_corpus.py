@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cogevol.browser.pool import BrowserConfig
-from cogevol.probe.core import ProbeConfig
+from cogevol.probe import ProbeConfig
 from cogevol.scoring.local import score_pages
 
 CORPUS = Path(__file__).parent / "corpus"

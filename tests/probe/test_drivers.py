@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from cogevol.probe.core import Control, ProbeConfig, key_name, order_controls
+from cogevol.probe import Control, ProbeConfig
+from cogevol.probe.drivers import key_name, order_controls
 from cogevol.scoring import ScoringSettings
 from cogevol.scoring.local import score_pages
 

@@ -1,4 +1,4 @@
-from cogevol.probe.core import Control, ProbeResult
+from cogevol.probe import Control, ProbeResult
 from cogevol.rewards.expects import Expects, expects_from_request
 from cogevol.rewards.html import TermSettings, score, viewport_defect
 

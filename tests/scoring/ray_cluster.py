@@ -26,7 +26,7 @@ from pathlib import Path
 
 import psutil
 
-from cogevol.probe.core import ProbeConfig
+from cogevol.probe import ProbeConfig
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.scoring.fingerprint import fingerprint
 from cogevol.scoring.ray_backend import RayConfig, RayScorers

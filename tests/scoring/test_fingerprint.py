@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from cogevol.config import load_params
-from cogevol.probe.core import ProbeConfig
+from cogevol.probe import ProbeConfig
 from cogevol.rewards.html import TermSettings
 from cogevol.scoring import ScoringSettings
 from cogevol.scoring.fingerprint import (
