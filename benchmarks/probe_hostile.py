@@ -70,7 +70,7 @@ def main() -> None:
         by_kind.setdefault(r["path"].split("-", 1)[1], Counter())[f"{r['outcome']}/{'hard_fail' if r['hard_fail'] else 'scored'}"] += 1
     res = {"pages": a.n, "scored": len(rows), "every_page_has_reason": all(r["reason"] for r in rows),
            "wall_s": round(wall, 1), "max_page_s": max(r["seconds"] for r in rows), "chromium_before": before, "chromium_after": after,
-           "harness_errors": sum(r["harness_error"] for r in rows), "outcomes": {k: dict(v) for k, v in sorted(by_kind.items())}}
+           "harness_errors": sum(bool(r["harness_error"]) for r in rows), "outcomes": {k: dict(v) for k, v in sorted(by_kind.items())}}
     res["seconds_by_kind"] = {k: round(max(r["seconds"] for r in rows if r["path"].split("-", 1)[1] == k), 2) for k in by_kind}
     Path(ROOT / "benchmarks" / "results" / "probe_hostile.json").write_text(json.dumps(res, indent=2) + "\n")
     print(json.dumps(res, indent=2))

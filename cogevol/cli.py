@@ -157,9 +157,10 @@ def _cmd_probe(a: argparse.Namespace) -> int:
     }
 
     def show(path: str, score) -> None:
-        rec = {"path": path, **score.details}
-        if not a.details:
+        rec = {"path": path, **score.line()}
+        if not a.details:  # per-control verdicts and layout measures: --details
             rec.pop("controls", None)
+            rec.pop("viewport", None)
         print(json.dumps(rec, ensure_ascii=False), flush=True)
 
     checklist = ""
@@ -206,8 +207,7 @@ def _cmd_slide_score(a: argparse.Namespace) -> int:
     params = {**params, "slides": slides}
 
     def show(path: str, score) -> None:
-        rec = {"path": path, **score.details}
-        rec["reward"] = rec["reward"] or 0.0  # a harness error scores 0 here, with its reason
+        rec = {"path": path, **score.line()}
         for k, png in enumerate(score.images if png_dir else []):
             (png_dir / f"{Path(path).stem}.slide{k + 1}.png").write_bytes(png)
         print(json.dumps(rec, ensure_ascii=False), flush=True)
@@ -271,6 +271,15 @@ def _cmd_traffic(a: argparse.Namespace) -> int:
     return 0
 
 
+def _knob(key: str) -> str:
+    """An option's help: its params.yaml comment, the one place the knob is explained, and the
+    key it overrides."""
+    from cogevol.config import knob_help
+
+    text = knob_help(key)
+    return f"{text} (default: params.yaml {key})".replace("%", "%%").lstrip()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cogevol", description=__doc__.splitlines()[0])
     p.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING")
@@ -281,9 +290,24 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--field", required=True, help="text field to deduplicate")
     d.add_argument("--out", required=True, help="output directory for the CSVs")
     d.add_argument("--id-field", default="id")
-    d.add_argument("--simhash-ngram", type=int, default=DedupConfig.simhash_ngram)
-    d.add_argument("--simhash-distance", type=int, default=DedupConfig.simhash_max_distance)
-    d.add_argument("--tfidf-threshold", type=float, default=DedupConfig.tfidf_threshold)
+    d.add_argument(
+        "--simhash-ngram",
+        type=int,
+        default=DedupConfig.simhash_ngram,
+        help=_knob("dedup.simhash_ngram"),
+    )
+    d.add_argument(
+        "--simhash-distance",
+        type=int,
+        default=DedupConfig.simhash_max_distance,
+        help=_knob("dedup.simhash_max_distance"),
+    )
+    d.add_argument(
+        "--tfidf-threshold",
+        type=float,
+        default=DedupConfig.tfidf_threshold,
+        help=_knob("dedup.tfidf_threshold"),
+    )
     d.add_argument(
         "--no-verify", action="store_true", help="link on similarity alone (Cookie-Bench behaviour)"
     )
@@ -302,8 +326,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="files or directories: .jsonl, .jsonl.gz, .parquet, datasets paths",
     )
     m.add_argument("--out", required=True)
-    m.add_argument("--regen-threshold", type=int, default=MineConfig.regen_threshold)
-    m.add_argument("--edit-threshold", type=int, default=MineConfig.edit_threshold)
+    m.add_argument(
+        "--regen-threshold",
+        type=int,
+        default=MineConfig.regen_threshold,
+        help=_knob("mine.regen_threshold"),
+    )
+    m.add_argument(
+        "--edit-threshold",
+        type=int,
+        default=MineConfig.edit_threshold,
+        help=_knob("mine.edit_threshold"),
+    )
     m.add_argument("--keep-off-scope", action="store_true")
     m.set_defaults(fn=_cmd_mine)
 
@@ -322,22 +356,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers",
         type=int,
         default=None,
-        help="pages in flight (one Chromium each; default: params.yaml probe.workers)",
+        help=_knob("probe.workers"),
     )
     pr.add_argument(
         "--method",
         choices=("twin", "baseline"),
         default=None,
-        help="counterfactual that decides liveness",
+        help=_knob("probe.harness.method"),
     )
     pr.add_argument(
         "--page-timeout",
         type=float,
         default=None,
-        help=(
-            "driving budget per page in seconds: past it no new control is driven "
-            "(the rest are skipped, never a verdict)"
-        ),
+        help=_knob("probe.harness.page_timeout_s"),
     )
     pr.add_argument("--params", default=None, help="params.yaml to read the probe group from")
     pr.add_argument(
@@ -417,7 +448,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers",
         type=int,
         default=None,
-        help="probe workers when scoring pages (default: params.yaml probe.workers)",
+        help=_knob("probe.workers"),
     )
     ag.add_argument(
         "--params",
@@ -435,14 +466,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="params.yaml whose probe, slides, judge and scoring groups configure it",
     )
-    sv.add_argument("--host", default=None, help="default: scoring.serve.host (127.0.0.1)")
-    sv.add_argument("--port", type=int, default=None, help="default: scoring.serve.port (8700)")
-    sv.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="pages in flight, one Chromium each (default: probe.workers)",
-    )
+    sv.add_argument("--host", default=None, help=_knob("scoring.serve.host"))
+    sv.add_argument("--port", type=int, default=None, help=_knob("scoring.serve.port"))
+    sv.add_argument("--workers", type=int, default=None, help=_knob("probe.workers"))
     sv.set_defaults(fn=_cmd_serve)
 
     t = sub.add_parser("traffic", help="write the seeded sample of production traffic")

@@ -29,6 +29,43 @@ def stage_params(stage: str, path: str | Path | None = None) -> dict:
     return params[stage] or {}
 
 
+# the repository's params.yaml: the CLI's help reads the knobs' comments from it
+_REPO_PARAMS = Path(__file__).resolve().parents[1] / "params.yaml"
+
+
+def knob_comments(path: str | Path | None = None) -> dict[str, str]:
+    """Every params.yaml key (dotted: probe.harness.page_timeout_s) -> its comment, the one place
+    a knob is explained: the config dataclasses point here, and the CLI's help is read from here.
+    Keys without a comment are left out; list items are not keys."""
+    p = Path(path) if path else _REPO_PARAMS
+    if not p.exists():
+        return {}
+    out: dict[str, str] = {}
+    stack: list[tuple[int, str]] = []  # (indent, key) of the open mappings
+    for line in p.read_text(encoding="utf-8").splitlines():
+        body = line.lstrip()
+        if not body or body.startswith(("#", "- ")):
+            continue
+        indent = len(line) - len(body)
+        key, sep, rest = body.partition(":")
+        if not sep or " " in key:
+            continue
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        dotted = ".".join([k for _, k in stack] + [key])
+        stack.append((indent, key))
+        _, hash_, comment = rest.partition(" #")
+        if hash_ and comment.strip():
+            out[dotted] = comment.strip()
+    return out
+
+
+def knob_help(key: str, fallback: str = "") -> str:
+    """The params.yaml comment of `key` for a CLI option's help (`fallback` when there is none,
+    as on an install without the repository's params.yaml)."""
+    return knob_comments().get(key, fallback)
+
+
 def merge_profile(params: dict, overlay: dict | None) -> dict:
     """`params` with a profile overlay (infra/profiles/*.yaml) deep-merged into a new dict: a dict
     merges key by key, anything else (a list included) replaces the value. A key that `params`
@@ -51,8 +88,10 @@ def _merge_into(params: dict, overlay: dict, prefix: str) -> None:
 
 
 def check_weights(weights: dict | None, known: dict, where: str) -> dict | None:
-    """`weights` when every key is a known term: a misspelt weight would otherwise drop its term
-    from the reward without a word. Negative weights are errors too."""
+    """`weights` loaded strictly: every key a known term (a misspelt weight would otherwise drop
+    its term from the reward without a word), every weight a number >= 0, and every known term
+    present, 0.0 where `weights` leaves it out (it takes no part). None stays None (the
+    defaults)."""
     if weights is None:
         return None
     unknown = sorted(set(weights) - set(known))
@@ -61,7 +100,7 @@ def check_weights(weights: dict | None, known: dict, where: str) -> dict | None:
     bad = sorted(k for k, w in weights.items() if not isinstance(w, int | float) or w < 0)
     if bad:
         raise ValueError(f"{where}: weights must be numbers >= 0: {bad}")
-    return weights
+    return {k: float(weights.get(k, 0.0)) for k in known}
 
 
 def from_dict(cls: type[T], data: dict[str, Any] | None) -> T:

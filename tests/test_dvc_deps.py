@@ -1,6 +1,7 @@
 """DVC deps correct by construction: every project module a stage script imports, directly or
 through other project modules (imports inside functions included), is covered by that stage's
-deps in dvc.yaml, so an edit to any code a stage's results depend on reruns the stage.
+deps as declared in cogevol/dag.py (dvc.yaml is generated from it, tests/test_dag.py), so an edit
+to any code a stage's results depend on reruns the stage.
 
 Exempt: modules that only log, track or draw (their edits cannot change a result), and package
 `__init__.py` files that hold no code.
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from cogevol.dag import OPERATIONAL, STAGES
 from tests.conftest import REPO
 
 LOGGING_ONLY = {"cogevol/logs.py", "cogevol/tracking.py", "cogevol/progress.py", "cogevol/plots.py",
@@ -65,13 +67,11 @@ def no_code(f: Path) -> bool:
 
 
 def gaps() -> dict[str, list[str]]:
-    stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
     out = {}
-    for name, st in stages.items():
-        script = next(w for w in st["cmd"].split() if w.startswith("stages/"))
-        deps = [d if isinstance(d, str) else next(iter(d)) for d in st["deps"]]
+    for st in STAGES:
+        name, deps = st.name, st.dep_paths()
         missing = []
-        for f in sorted(closure(REPO / script)):
+        for f in sorted(closure(REPO / st.script)):
             rel = f.relative_to(REPO).as_posix()
             if rel in LOGGING_ONLY or no_code(f):
                 continue
@@ -93,13 +93,6 @@ def test_the_walk_follows_imports_through_modules_and_functions():
     assert "cogevol/probe/core.py" in files  # ... and on through the HTML scorer
 
 
-# Knobs that decide how fast or through what a stage runs, never its results: DVC does not track
-# them (dvc.yaml lists the rest of their groups key by key), so turning them reruns nothing.
-OPERATIONAL = {"dedup.workers", "probe.workers", "evaluate.cache_dir", "grpo.reward_workers",
-               *(f"judge.{k}" for k in ("api_key_env", "timeout_s", "max_retries", "backoff_s", "concurrency", "rate_per_s", "cache_dir")),
-               *(f"filter.judge.{k}" for k in ("api_key_env", "timeout_s", "max_retries", "backoff_s", "concurrency"))}
-
-
 def leaf_keys(node: dict, prefix: str) -> set[str]:
     out = set()
     for k, v in node.items():
@@ -109,8 +102,10 @@ def leaf_keys(node: dict, prefix: str) -> set[str]:
 
 
 def test_params_listed_key_by_key_cover_every_result_knob():
+    """Operational knobs (cogevol.dag.OPERATIONAL) decide how fast or through what a stage runs,
+    never its results: DVC does not track them, and tracks every other key of their groups."""
     params = yaml.safe_load((REPO / "params.yaml").read_text())
-    stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
+    stages = {st.name: {"params": st.tracked(params)} for st in STAGES}
     problems = []
     for name, st in stages.items():
         listed = set(st.get("params") or [])

@@ -6,47 +6,25 @@ library user and a pipeline user run different settings without knowing it: this
 each disagreement.
 """
 
+import inspect
+import re
 from dataclasses import MISSING, fields, is_dataclass
 
 import yaml
 
-from cogevol.browser.pool import BrowserConfig
-from cogevol.curate.pipeline import FilterConfig
-from cogevol.dedup.pipeline import DedupConfig
-from cogevol.distill.pipeline import DistillConfig
+from cogevol.cli import build_parser
+from cogevol.config import knob_comments
+from cogevol.dag import NO_CLASS, configs
 from cogevol.distill.teacher import TeacherConfig
-from cogevol.evaluate.stage import EvalConfig
-from cogevol.judge.client import EndpointConfig
-from cogevol.judge.vlm import JudgeConfig
-from cogevol.probe import ProbeConfig
-from cogevol.rewards.checklist_planner import PlannerConfig
-from cogevol.rewards.html import DEFAULT_WEIGHTS, TermSettings
+from cogevol.rewards.html import DEFAULT_WEIGHTS
 from cogevol.rewards.slide import DEFAULT_WEIGHTS as SLIDE_WEIGHTS
-from cogevol.scoring.backends import ScoringConfig
-from cogevol.scoring.ray_backend import RayConfig
-from cogevol.scoring.service import ServeConfig
-from cogevol.slides.rules import RuleConfig
-from cogevol.traffic.mine import MineConfig
-from cogevol.train.config import (
-    GRPOSettings,
-    ModelConfig,
-    SFTSettings,
-    TinyModelConfig,
-    TrainConfig,
-)
 from tests.conftest import REPO
 
 PARAMS = yaml.safe_load((REPO / "params.yaml").read_text())
 
-# (path in params.yaml, dataclass); keys a class does not have are other code's (checked elsewhere)
-PAIRS = [
-    ("mine", MineConfig), ("dedup", DedupConfig), ("probe.harness", ProbeConfig), ("probe.browser", BrowserConfig),
-    ("probe.terms", TermSettings), ("scoring", ScoringConfig), ("scoring.serve", ServeConfig), ("scoring.ray", RayConfig),
-    ("slides.rules", RuleConfig), ("judge", JudgeConfig), ("distill", DistillConfig), ("model", ModelConfig),
-    ("train", TrainConfig), ("sft", SFTSettings), ("grpo", GRPOSettings), ("evaluate", EvalConfig),
-    ("checklist", PlannerConfig), ("filter", FilterConfig), ("filter.judge", EndpointConfig),
-    ("model.tiny", TinyModelConfig),
-]
+# (path in params.yaml, dataclass), declared once in cogevol/dag.py; keys a class does not have
+# are other code's (checked elsewhere)
+PAIRS = sorted(configs().items())
 
 
 def group(path: str) -> dict:
@@ -94,18 +72,6 @@ def test_dataclass_defaults_agree_with_params_yaml():
     assert teachers == [] or all("replay" in m or "cache" in m for m in teachers), "\n".join(teachers)
 
 
-# groups with no dataclass of their own, and why
-NO_CLASS = {
-    "probe": "a container: probe.workers is read by ScoringSettings.from_params; its sub-groups have classes",
-    "probe.weights": "a weight table, checked against cogevol.rewards.html.DEFAULT_WEIGHTS above",
-    "slides": "a container: cogevol.rewards.slide.settings reads it; its sub-groups are checked",
-    "slides.weights": "a weight table, checked against cogevol.rewards.slide.DEFAULT_WEIGHTS above",
-    "slides.rules.weights": "the rule engine's weight table: RuleConfig.weights is checked with slides.rules",
-    "judge.extra_body": "free-form: merged into every judge request body",
-    "evaluate.grpo_curves": "a map of stage -> plot file: EvalConfig.grpo_curves is checked with evaluate",
-}
-
-
 def groups(node: dict, prefix: str = "") -> list[str]:
     out = []
     for k, v in node.items():
@@ -118,3 +84,32 @@ def groups(node: dict, prefix: str = "") -> list[str]:
 def test_every_params_group_is_paired_with_its_dataclass_or_says_why_not():
     paired = {path for path, _ in PAIRS}
     assert sorted(set(groups(PARAMS)) - paired - set(NO_CLASS)) == []
+
+
+def commented_fields(path: str, cls) -> list[str]:
+    """Fields of `cls` that are params.yaml keys of `path` and still carry a comment in the class
+    (on their line or on comment lines right above)."""
+    src, _ = inspect.getsourcelines(cls)
+    keys = {f.name for f in fields(cls)} & set(group(path))
+    out = []
+    for i, line in enumerate(src):
+        m = re.match(r"    (\w+):", line)
+        if m and m.group(1) in keys and ("  # " in line or src[i - 1].strip().startswith("#")):
+            out.append(f"{path}.{m.group(1)} ({cls.__name__})")
+    return out
+
+
+def test_each_knob_is_explained_once_in_params_yaml():
+    """A knob's comment lives in params.yaml only: its dataclass field has none (a second copy
+    drifts), and the CLI's help is read from params.yaml (cogevol.config.knob_help)."""
+    assert [m for path, cls in PAIRS for m in commented_fields(path, cls)] == []
+
+
+def test_knob_comments_follow_nesting_and_feed_the_cli_help():
+    comments = knob_comments(REPO / "params.yaml")
+    assert comments["probe.harness.page_timeout_s"].startswith("driving budget")
+    assert "dedup.workers" in comments and "probe.workers" in comments and "workers" not in comments
+    probe = next(a for a in build_parser()._subparsers._group_actions[0].choices["probe"]._actions
+                 if "--page-timeout" in a.option_strings)
+    assert probe.help.startswith(comments["probe.harness.page_timeout_s"][:40].replace("%", "%%"))
+    assert probe.help.endswith("(default: params.yaml probe.harness.page_timeout_s)")

@@ -71,14 +71,11 @@ class BrowserConfig:
     """Limits for untrusted pages (params.yaml: probe.browser)."""
 
     instances: int = 1  # Chromium processes in the pool
-    js_heap_mb: int = 256  # V8 heap per page; a page that allocates past it crashes alone
+    js_heap_mb: int = 256
     load_timeout_ms: int = 1500
     action_timeout_ms: int = 1500
     close_timeout_s: float = 2.0
     executable: str | None = None
-    # CDN mirror store (infra/cdn/fetch.py fills it): "auto" is the default store when setup has
-    # filled it ($COGEVOL_CDN_MIRROR or .cache/cdn-mirror);
-    # None: no mirror, every CDN request is aborted
     mirror: str | None = "auto"
 
 

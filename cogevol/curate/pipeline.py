@@ -28,11 +28,10 @@ log = logging.getLogger(__name__)
 class FilterConfig:
     """params.yaml: filter (the values and their meaning live there)."""
 
-    backend: str = "rules"  # rules | llm
+    backend: str = "rules"
     allowed_categories: tuple[str, ...] = ("slide", "html")
     min_content_units: float = 2.0
     drop_redacted: bool = False
-    # the llm backend's endpoint (cogevol.judge.client.EndpointConfig)
     judge: dict = field(default_factory=dict)
 
 

@@ -27,16 +27,16 @@ class DedupConfig:
     """Knobs of the dedup stage (params.yaml: dedup). Defaults are tuned on the labelled set
     in benchmarks/dedup_quality.py; Cookie-Bench's were distance 3 at n=2 and cosine 0.85."""
 
-    simhash_ngram: int = 2  # character n for SimHash features
-    simhash_max_distance: int = 3  # link fingerprints at Hamming distance <= this
-    simhash_bucket_window: int = 64  # neighbours compared inside one band bucket
-    tfidf_ngrams: tuple[int, ...] = (2, 3)  # character n-gram sizes for TF-IDF
-    tfidf_threshold: float = 0.7  # link pairs at cosine >= this
-    tfidf_prefix: int = 3  # rarest shareable n-grams per text that generate candidates
-    tfidf_min_shared: int = 2  # prefix n-grams a candidate must share
-    tfidf_max_df: int | None = 500  # n-grams in more texts than this never generate candidates
-    verify: bool = True  # veto links whose token difference shows a different request
-    workers: int = 2  # processes for the TF-IDF join and verification
+    simhash_ngram: int = 2
+    simhash_max_distance: int = 3
+    simhash_bucket_window: int = 64
+    tfidf_ngrams: tuple[int, ...] = (2, 3)
+    tfidf_threshold: float = 0.7
+    tfidf_prefix: int = 3
+    tfidf_min_shared: int = 2
+    tfidf_max_df: int | None = 500
+    verify: bool = True
+    workers: int = 2
 
     def __post_init__(self) -> None:
         self.tfidf_ngrams = tuple(self.tfidf_ngrams)

@@ -36,16 +36,14 @@ class DistillConfig:
     """params.yaml: distill (the teachers are a list of TeacherConfig)."""
 
     teachers: list[TeacherConfig] = field(default_factory=list)
-    max_prompts: int = 40  # prompts distilled per run
-    slide_share: float = 0.4  # slide share of the selected prompts: the SFT mix ratio
-    failures_first: bool = True  # regenerate mined production failures before fresh prompts
-    keep_per_prompt: int = 1  # admitted candidates kept per prompt, best first
-    # probe reward (0..1) an HTML candidate needs; hard-failed never pass
+    max_prompts: int = 40
+    slide_share: float = 0.4
+    failures_first: bool = True
+    keep_per_prompt: int = 1
     html_min_reward: float = 0.75
-    slide_min_score: float = 4.0  # slide score (0-5: rules, + judge when configured) a deck needs
-    # longer artifacts are rejected unexecuted: the student could not write them
+    slide_min_reward: float = 0.8
     max_answer_chars: int | None = 2000
-    seed: int = 0  # prompt sampling
+    seed: int = 0
 
     @classmethod
     def from_params(cls, d: dict) -> DistillConfig:
@@ -140,7 +138,7 @@ class Scored:
     prompt: Prompt
     cand: Candidate
     artifact: str | None
-    score: float | None = None  # html: probe reward 0..1; slides: 0-5 score
+    score: float | None = None  # the reward, 0..1, for pages and decks alike
     kept: bool = False  # among the best keep_per_prompt admitted candidates: in the SFT set
     reason: str = ""
     details: dict = field(default_factory=dict)
@@ -251,7 +249,7 @@ def bar_too_long(items: list[Scored], limit: int | None) -> None:
 
 def admit(s: Scored, score: Score, cfg: DistillConfig) -> None:
     """Decide one candidate from its Score: a harness error is nobody's verdict, a failed gate
-    scores 0, a pass is admitted at the modality's threshold (HTML reward 0..1, slides 0-5)."""
+    scores 0, a pass is admitted at the modality's threshold, both on the reward's 0..1 scale."""
     d = score.details
     if s.prompt.modality == "html":
         s.details = {
@@ -263,7 +261,7 @@ def admit(s: Scored, score: Score, cfg: DistillConfig) -> None:
         s.details = {k: d.get(k) for k in ("valid", "rule_score", "vlm_score", "rules")} | {
             "violations": (d.get("violations") or [])[:10]
         }
-        value, threshold = d.get("score"), cfg.slide_min_score
+        value, threshold = score.reward, cfg.slide_min_reward
     if score.gate == "none":
         s.outcome, s.reason = (
             Outcome.HARNESS_ERROR,
@@ -283,9 +281,8 @@ def admit(s: Scored, score: Score, cfg: DistillConfig) -> None:
     else:
         s.score = value
         s.outcome = Outcome.ADMITTED if value >= threshold else Outcome.BELOW_THRESHOLD
-        what = "reward" if s.prompt.modality == "html" else "score"
         s.reason = (
-            score.reason if s.admitted else f"{what} {value:.2f} < {threshold}: {score.reason}"
+            score.reason if s.admitted else f"reward {value:.2f} < {threshold}: {score.reason}"
         )
 
 
@@ -379,13 +376,12 @@ def summarise(items: list[Scored], kept: list[Scored], prompts: list[Prompt]) ->
 
 
 def score_bins(items: list[Scored], width: float = 0.1) -> list[tuple[str, int]]:
-    """Counts per modality and score bin (slides on 0-5 are shown on 0..1 too) for `dvc plots`."""
+    """Counts per modality and reward bin for `dvc plots`."""
     rows: dict[str, int] = {}
     for s in items:
         if s.score is None:
             continue
-        v = s.score / 5 if s.prompt.modality == "slide" else s.score
-        lo = min(int(v / width), int(1 / width) - 1) * width
+        lo = min(int(s.score / width), int(1 / width) - 1) * width
         key = f"{s.prompt.modality} {lo:.1f}-{lo + width:.1f}"
         rows[key] = rows.get(key, 0) + 1
     return sorted(rows.items())

@@ -1,7 +1,7 @@
 """The reference row: the teacher answers distill admitted, scored like any system's.
 
 They are the ceiling the students chase: each passed the same reward at distill time (HTML past
-the gate at >= distill.html_min_reward, decks at >= distill.slide_min_score), so their row says
+the gate at >= distill.html_min_reward, decks at >= distill.slide_min_reward), so their row says
 what the rewards give work that is known to be good, and how far below it each checkpoint is.
 They answer the distilled prompts, not the suites: the row's items are its own.
 """

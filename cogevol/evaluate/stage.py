@@ -30,15 +30,14 @@ class EvalConfig:
     suites: list[str] = field(
         default_factory=lambda: ["data/eval/html_suite.jsonl", "data/eval/slide_suite.jsonl"]
     )
-    max_per_suite: int | None = None  # cap items per suite (null: all)
+    max_per_suite: int | None = None
     systems: list[dict] = field(default_factory=list)
     max_new_tokens: int = 640
-    temperature: float = 0.0  # greedy: differences between checkpoints are the checkpoints'
+    temperature: float = 0.0
     batch_size: int = 8
-    ratings: str | None = "data/eval/ratings/sample.jsonl"  # reward-human agreement; null: skip
-    resamples: int = 1000  # bootstrap resamples for the confidence intervals
-    cache_dir: str = "data/cache/eval"  # answers of openai systems
-    # the admitted teacher answers, scored as the `reference` row; null: none
+    ratings: str | None = "data/eval/ratings/sample.jsonl"
+    resamples: int = 1000
+    cache_dir: str = "data/cache/eval"
     reference: str | None = "data/sft/train"
     grpo_curves: dict[str, str] = field(
         default_factory=lambda: {
@@ -47,7 +46,6 @@ class EvalConfig:
             "grpo_html": "metrics/grpo_html_reward.csv",
         }
     )
-    # register each evaluated local checkpoint in the MLflow Model Registry (alias `best`)
     register: bool = True
 
 

@@ -29,17 +29,17 @@ class EndpointError(CogevolError, RuntimeError):
 class EndpointConfig:
     """An OpenAI-compatible endpoint: the one schema behind filter.judge, judge,
     distill.teachers[] and evaluate.systems[] (those classes extend it with their own knobs and
-    defaults)."""
+    defaults). Each knob is explained in params.yaml, under filter.judge and judge."""
 
-    base_url: str = "http://127.0.0.1:8000/v1"  # OpenAI-compatible root, e.g. a vLLM server
+    base_url: str = "http://127.0.0.1:8000/v1"
     model: str = "Qwen/Qwen3-8B"
-    api_key_env: str = "COGEVOL_JUDGE_API_KEY"  # name of the env var holding the key (may be unset)
+    api_key_env: str = "COGEVOL_JUDGE_API_KEY"
     temperature: float = 0.0
     max_tokens: int = 512
     timeout_s: float = 60.0
     max_retries: int = 4
-    backoff_s: float = 1.0  # first retry delay; doubles each time, with jitter
-    concurrency: int = 8  # requests in flight
+    backoff_s: float = 1.0
+    concurrency: int = 8
     rate_per_s: float | None = None  # HTTP attempts per second; None = unlimited
 
 

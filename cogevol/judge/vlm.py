@@ -115,13 +115,13 @@ class JudgeConfig(EndpointConfig):
     model, key env var, sampling, retries, concurrency) plus what the judge adds. The key never
     appears here: only its env var's name."""
 
-    enabled: bool = False  # stages compute judge terms only when true (the CPU profile: false)
-    base_url: str = "http://127.0.0.1:8002/v1"  # VLM server root (infra/vllm/serve.sh judge)
-    model: str = "Qwen/Qwen2.5-VL-7B-Instruct"  # must accept image_url content parts
-    cache_dir: str | None = "data/cache/judge"  # verdict cache; None or "" = no cache
-    json_repair_attempts: int = 2  # follow-up turns asking for the JSON only, per verdict
-    json_mode: bool = True  # send response_format json_object (vLLM guided decoding, OpenAI)
-    extra_body: dict[str, Any] = field(default_factory=dict)  # merged into every request body
+    enabled: bool = False
+    base_url: str = "http://127.0.0.1:8002/v1"
+    model: str = "Qwen/Qwen2.5-VL-7B-Instruct"
+    cache_dir: str | None = "data/cache/judge"
+    json_repair_attempts: int = 2
+    json_mode: bool = True
+    extra_body: dict[str, Any] = field(default_factory=dict)
 
 
 def from_params(d: dict | None) -> JudgeConfig:

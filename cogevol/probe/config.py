@@ -7,7 +7,9 @@ Playwright session code; every field here is part of the probe's JSON contract (
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import copy
+from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
 
 
 @dataclass
@@ -62,13 +64,37 @@ class Control:
     type: str = ""
     hears: bool = False  # a click or press listener on it, an ancestor, or the document
 
+    def report(self) -> dict:
+        """Its fields without the empty ones (and the flags that are off)."""
+        return {
+            k: v
+            for k, v in asdict(self).items()
+            if v not in ("", None) and (v or k not in ("drag", "hears", "errors"))
+        }
+
+
+class PageOutcome(StrEnum):
+    """How a probe ended. Only HARNESS_ERROR is the probe's own fault (no reward); the others
+    are the page's (a hung, crashed or self-navigating page fails its gate)."""
+
+    OK = "ok"
+    PAGE_HUNG = "page_hung"
+    PAGE_CRASHED = "page_crashed"
+    PAGE_NAVIGATED = "page_navigated"
+    HARNESS_ERROR = "harness_error"
+
+
+# ProbeResult fields that stay out of its report: the page's text (the checklist reads it in
+# process) and the screenshot's bytes (they travel on their own)
+_UNREPORTED = ("text", "screenshot", "resources", "controls", "errors")
+
 
 @dataclass
 class ProbeResult:
     """Everything the probe learned about one page (the JSON of `cogevol probe`)."""
 
     rendered_ok: bool = False
-    outcome: str = "ok"  # ok | page_hung | page_crashed | page_navigated | harness_error
+    outcome: PageOutcome = PageOutcome.OK
     reason: str = ""
     controls: list[Control] = field(default_factory=list)
     # something moves on its own during the quiet window (a counter alone is not motion)
@@ -112,10 +138,18 @@ class ProbeResult:
         """Controls the page budget left undriven: counted apart, they are not verdicts."""
         return sum(c.status == "skipped" for c in self.controls)
 
-    def as_dict(self) -> dict:
-        """The JSON-able report (the screenshot's bytes stay out; they travel on their own)."""
-        return {k: v for k, v in asdict(self).items() if k not in ("screenshot", "text")} | {
-            "controls_skipped": self.controls_skipped
+    def report(self) -> dict:
+        """The JSON-able report: every field but the page's text and screenshot, with the first
+        three errors, the blocked and mirrored requests, and each control without empty
+        fields."""
+        res = self.resources or {}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _UNREPORTED}
+        return copy.deepcopy(out) | {
+            "outcome": str(self.outcome),
+            "errors": self.errors[:3],
+            "blocked_resources": res.get("blocked", []),
+            "mirrored_resources": res.get("mirrored", []),
+            "controls": [c.report() for c in self.controls],
         }
 
 

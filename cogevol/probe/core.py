@@ -33,12 +33,12 @@ import time
 
 from cogevol.browser.pool import BrowserPool, PageHung
 from cogevol.probe.compare import differs, drive, tokens, verdict
-from cogevol.probe.config import Action, Control, ProbeConfig, ProbeResult
+from cogevol.probe.config import Action, Control, PageOutcome, ProbeConfig, ProbeResult
 from cogevol.probe.drivers import key_name, keyboard_action, order_controls, pointer_action
 from cogevol.probe.lockstep import Lockstep
 from cogevol.probe.motion import MOVES, observe_motion
 from cogevol.probe.pixels import screen_fill
-from cogevol.probe.session import Session, instrument_script, is_timeout, renders
+from cogevol.probe.session import Session, instrument_script, is_closed, is_timeout, renders
 
 __all__ = ["probe_html"]  # the probe's public names are cogevol.probe's
 
@@ -56,6 +56,7 @@ class _Probe:
         self.result = ProbeResult(method=cfg.method)
         self.instrument = instrument_script(cfg)
         self.a: Session | None = None
+        self.sessions: list[Session] = []  # the page under test and its twins
         self.key_values: list[str] = []  # keys the page's handlers compare against
         self.waited = False  # for an overlay to lift (once per page)
         # live inputs looked at for motion they set off (animation requests on still pages)
@@ -84,6 +85,7 @@ class _Probe:
             self.cfg.clock_slice_ms,
             hang_s=self.hang_s,
         )
+        self.sessions.append(s)
         if self.a is None:  # the page under test: its errors (the twin's would count twice)
             self.a = s
             s.on_error = self._error
@@ -102,7 +104,7 @@ class _Probe:
             try:
                 await asyncio.wait_for(self._run(stack), hard_cap)
             except Exception as e:
-                if not is_timeout(e) or self.a is None or r.outcome != "ok":
+                if not is_timeout(e) or self.a is None or r.outcome is not PageOutcome.OK:
                     raise
                 if not await self.a.answers(self.hang_s):
                     raise
@@ -112,6 +114,22 @@ class _Probe:
 
                 r.resources = page_resources(self.a.page) if self.a is not None else {}
         return r
+
+    def fault(self, e: BaseException) -> tuple[PageOutcome, str]:
+        """Whose fault an exception out of the probe is, from what the pages did (Playwright's
+        crash and navigation events, a timeout or a page that stopped answering) rather than
+        from the exception's wording; anything else is the harness's."""
+        msg = f"{type(e).__name__}: {e}".splitlines()[0][:240]
+        if is_timeout(e) or isinstance(e, PageHung):
+            return PageOutcome.PAGE_HUNG, (
+                f"page hung: it stopped answering for {self.hang_s:g} s "
+                "(busy main thread or runaway script)"
+            )
+        if any(s.navigated for s in self.sessions):
+            return PageOutcome.PAGE_NAVIGATED, f"page reloads or navigates by itself: {msg}"
+        if any(s.crashed for s in self.sessions) or is_closed(e):
+            return PageOutcome.PAGE_CRASHED, f"page crashed: {msg}"
+        return PageOutcome.HARNESS_ERROR, f"probe error: {msg}"
 
     async def _out_of_budget(self) -> None:
         """A slow page that still answers: what was driven stands, the rest is skipped."""
@@ -171,7 +189,7 @@ class _Probe:
         when not, the result says why and no control is driven."""
         r = self.result
         if a.crashed:
-            r.outcome, r.reason = "page_crashed", "render: the tab crashed while loading"
+            r.outcome, r.reason = PageOutcome.PAGE_CRASHED, "render: the tab crashed while loading"
             return False
         if content["area"] <= 0 and content["text"] <= 0:
             # content drawn by timers during the quiet window
@@ -261,7 +279,7 @@ class _Probe:
                 await lock.after_input(a, act)
             if a.crashed:
                 r.outcome, r.reason = (
-                    "page_crashed",
+                    PageOutcome.PAGE_CRASHED,
                     f"the tab crashed after input on {c.kind} {c.label!r}",
                 )
                 return False
@@ -454,24 +472,10 @@ async def probe_html(
     probe = _Probe(pool, html, cfg, request, motion)
     try:
         result = await probe.run()
-    except Exception as e:  # classify: the page's fault or ours
+    except Exception as e:  # the page's fault or ours
         result = probe.result
-        msg = f"{type(e).__name__}: {e}".splitlines()[0][:240]
-        if is_timeout(e) or isinstance(e, PageHung):
-            result.outcome, result.reason = (
-                "page_hung",
-                f"page hung: it stopped answering for {probe.hang_s:g} s "
-                "(busy main thread or runaway script)",
-            )
-        elif "Execution context was destroyed" in msg or "navigat" in msg.lower():
-            result.outcome, result.reason = (
-                "page_navigated",
-                f"page reloads or navigates by itself: {msg}",
-            )
-        elif "crash" in msg.lower() or "Target closed" in msg or "has been closed" in msg:
-            result.outcome, result.reason = "page_crashed", f"page crashed: {msg}"
-        else:
-            result.outcome, result.reason = "harness_error", f"probe error: {msg}"
-            log.warning("probe: harness error: %s", msg)
+        result.outcome, result.reason = probe.fault(e)
+        if result.outcome is PageOutcome.HARNESS_ERROR:
+            log.warning("probe: harness error: %s", result.reason)
     result.seconds = round(time.perf_counter() - t0, 3)
     return result

@@ -18,6 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cogevol.browser.pool import PAGE_URL
+
+try:  # public in some Playwright releases, only in its errors module in others
+    from playwright.async_api import TargetClosedError
+except ImportError:
+    from playwright._impl._errors import TargetClosedError
 from cogevol.probe.config import ProbeConfig
 
 if TYPE_CHECKING:
@@ -63,6 +68,12 @@ def is_timeout(e: BaseException) -> bool:
     )
 
 
+def is_closed(e: BaseException) -> bool:
+    """Whether the page, its context or its browser went away under a call (Playwright's
+    TargetClosedError): with or without a crash event, the page is gone."""
+    return isinstance(e, TargetClosedError)
+
+
 class Session:
     """One page under a paused virtual clock."""
 
@@ -82,11 +93,19 @@ class Session:
         # page errors thrown out of timer callbacks (the clock rethrows them)
         self.on_error = on_error
         self.t = 0
-        self.crashed = False
+        self.crashed = False  # the tab crashed (Playwright's "crash" event)
+        # the loaded page reloaded or went elsewhere (a main-frame navigation after load)
+        self.navigated = False
+        self._loaded = False
         page.on("crash", self._on_crash)
+        page.on("framenavigated", self._on_navigated)
 
     def _on_crash(self, *_: object) -> None:
         self.crashed = True
+
+    def _on_navigated(self, frame: Any) -> None:
+        if self._loaded and frame == self.page.main_frame:
+            self.navigated = True
 
     async def load(self, timeout_ms: int, instrument: str) -> None:
         """Load the page with the clock installed and paused and the instrumentation first."""
@@ -100,6 +119,7 @@ class Session:
         except Exception as e:  # slow to load is not hung: a page that still answers goes on
             if "Timeout" not in f"{type(e).__name__} {e}" or not await self.answers(self.hang_s):
                 raise
+        self._loaded = True
 
     async def answers(self, within_s: float) -> bool:
         """Whether the page's main thread still answers: the line between slow and hung."""
@@ -124,8 +144,8 @@ class Session:
                 if (
                     not msg.startswith("Clock.run_for:")
                     or is_timeout(e)
-                    or "closed" in msg
-                    or "crash" in msg.lower()
+                    or is_closed(e)
+                    or self.crashed
                 ):
                     raise
                 if self.on_error is not None:

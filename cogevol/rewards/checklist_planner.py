@@ -229,18 +229,16 @@ class PlannerConfig(EndpointConfig):
     """params.yaml `checklist`: which planner writes each prompt's checklist (module docstring),
     and for `openai` the endpoint (the fields of cogevol.judge.client.EndpointConfig)."""
 
-    backend: str = "replay"  # rules | replay | openai
-    replay_path: str = "data/checklists/replay.jsonl"  # replay: the LLM's committed replies
-    base_url: str = "http://127.0.0.1:8001/v1"  # openai: the teacher endpoint
+    backend: str = "replay"
+    replay_path: str = "data/checklists/replay.jsonl"
+    base_url: str = "http://127.0.0.1:8001/v1"
     model: str = "Qwen/Qwen3-32B"
-    api_key_env: str = "COGEVOL_TEACHER_API_KEY"  # NAME of the env var holding the key
-    temperature: float = 0.0  # one frozen plan per prompt
+    api_key_env: str = "COGEVOL_TEACHER_API_KEY"
+    temperature: float = 0.0
     max_tokens: int = 1024
     timeout_s: float = 120.0
     concurrency: int = 16
-    # a reply that does not validate is sent back with the error this often
     repair_attempts: int = 1
-    # openai: replies cached here (reruns ask nothing twice)
     cache_dir: str = "data/cache/checklists"
 
     def __post_init__(self) -> None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from cogevol.browser.pool import BrowserPool
 from cogevol.config import check_weights
@@ -44,6 +44,7 @@ from cogevol.rewards.checklist import (
     run_checklist,
 )
 from cogevol.rewards.expects import INTERACTIVE_DEFAULT, Expects, expects_from_request
+from cogevol.rewards.verdict import Defects, Verdict, weigh
 
 log = logging.getLogger(__name__)
 
@@ -65,82 +66,49 @@ DEFAULT_WEIGHTS = {
 class TermSettings:
     """Scales of the browser-measured terms (params.yaml: probe.terms)."""
 
-    fill_target: float = 0.25  # first-screen share of non-background at which `blank` is 0
-    errors_full: int = 3  # uncaught / console errors at which `console_errors` is 1
-    # a page broken only by a blocked resource: penalise (reward 0) | none (no reward)
+    fill_target: float = 0.25
+    errors_full: int = 3
     unavailable: str = "penalise"
-    # an answer that misses every must-have check of its request fails the gate
     fulfilment_gate: bool = True
 
 
-@dataclass
-class HtmlScore:
-    rendered_ok: bool
-    hard_fail: bool
-    reward: float | None  # None for harness errors (and resource failures under unavailable: none)
-    interactivity: float
-    controls_total: int
-    controls_operable: int
-    controls_live: int
-    controls_excluded: int
-    reason: str
-    controls_skipped: int = 0
+@dataclass(kw_only=True)
+class HtmlScore(Verdict):
+    """The verdict on a page (cogevol.rewards.verdict.Verdict) and what it rests on: the
+    controls driven and found live, what the request expects, and the probe's own report."""
+
+    interactivity: float = 0.0  # live / driven controls
+    controls_total: int = 0
+    controls_operable: int = 0  # driven (operable and given a verdict)
+    controls_live: int = 0
+    controls_excluded: int = 0
+    controls_skipped: int = 0  # left undriven by the page budget: not verdicts
     expects: list[str] = field(default_factory=list)
-    terms: dict[str, float] = field(default_factory=dict)
-    weights_used: dict[str, float] = field(default_factory=dict)
-    harness_error: bool = False
-    # the request's checklist, each check met / unmet / unverifiable with why
-    checks: list[dict] = field(default_factory=list)
     # failed the gate, broken (not rendered, or errors) and a script or stylesheet was blocked
     resource_failure: bool = False
-    # what the probe measured (set by HtmlScorer)
+    # what the probe measured (set by HtmlScorer); its report joins the record
     probe: ProbeResult | None = field(default=None, repr=False)
 
-    def record(self) -> dict:
-        """The per-page JSON of `cogevol probe` (the contract in docs/probe.md, plus details)."""
-        r = self.probe or ProbeResult()
-        res = r.resources or {}
-        return {
-            "rendered_ok": self.rendered_ok,
-            "hard_fail": self.hard_fail,
-            "reward": 0.0 if self.reward is None else self.reward,
-            "interactivity": self.interactivity,
-            "controls_total": self.controls_total,
-            "controls_live": self.controls_live,
-            "controls_operable": self.controls_operable,
-            "controls_skipped": self.controls_skipped,
-            "controls_excluded": self.controls_excluded,
-            "expects": self.expects,
-            "reason": self.reason,
-            "seconds": r.seconds,
-            "outcome": r.outcome,
-            "harness_error": self.harness_error,
-            "resource_failure": self.resource_failure,
-            "no_reward": self.reward is None,
-            "method": r.method,
-            "animates": r.animates,
-            "motion": r.motion,
-            "moves_later": r.moves_later,
-            "moves_at_end": r.moves_at_end,
-            "budget_exhausted": r.budget_exhausted,
-            "fill": r.fill,
-            "errors": r.errors[:3],
-            "error_count": r.error_count,
-            "load_errors": r.load_errors,
-            "blocked_resources": res.get("blocked", []),
-            "mirrored_resources": res.get("mirrored", []),
-            "terms": self.terms,
-            "weights_used": self.weights_used,
-            "checks": self.checks,
-            "controls": [
-                {
-                    k: v
-                    for k, v in asdict(c).items()
-                    if v not in ("", None) and (v or k not in ("drag", "hears", "errors"))
-                }
-                for c in r.controls
-            ],
+    RECORD_SKIP = frozenset({"probe"})
+
+    def extra_record(self) -> dict:
+        """The probe's report under the verdict's fields (`cogevol probe` prints both, the
+        contract in docs/probe.md)."""
+        report = (self.probe or ProbeResult()).report()
+        own = {f.name for f in fields(self)}
+        return {k: v for k, v in report.items() if k not in own} | {
+            "no_reward": self.reward is None
         }
+
+    def images(self) -> list[bytes]:
+        shot = self.probe.screenshot if self.probe is not None else None
+        return [shot] if shot else []
+
+
+def no_document() -> HtmlScore:
+    """The verdict on an answer with no HTML document in it: the gate fails before any probe."""
+    why = "no HTML document in the answer"
+    return HtmlScore(reward=0.0, reason=why, hard_fail=True, probe=ProbeResult(reason=why))
 
 
 def page_facts(result: ProbeResult, html: str) -> PageFacts:
@@ -205,7 +173,7 @@ def score(
     `checks` are the request's checklist run against the page (cogevol.rewards.checklist): the
     share it misses is the `fulfilment` term, and missing every must-have fails the gate."""
     expects = expects or INTERACTIVE_DEFAULT
-    weights = weights or DEFAULT_WEIGHTS
+    weights = check_weights(weights, DEFAULT_WEIGHTS, "probe.weights") or DEFAULT_WEIGHTS
     settings = settings or TermSettings()
     driven = [c for c in result.controls if c.status == "operable" and c.verdict]
     live = [c for c in driven if c.verdict == "live"]
@@ -221,12 +189,12 @@ def score(
         controls_excluded=sum(c.status == "excluded" for c in result.controls),
         expects=list(expects.kinds),
         checks=[c.as_dict() for c in checks or []],
+        seconds=result.seconds,
+        probe=result,
     )
     unmet_share, off_request = fulfilment(checks or [])
     if result.outcome == "harness_error":
-        return HtmlScore(
-            hard_fail=False, reward=None, reason=result.reason, harness_error=True, **base
-        )
+        return HtmlScore(reward=None, reason=result.reason, harness_error=result.reason, **base)
     fail = _gate(result, expects, driven, live, skipped)
     if not fail and off_request and settings.fulfilment_gate and result.rendered_ok:
         fail = "hard fail: " + off_request
@@ -238,9 +206,7 @@ def score(
                 f"{', '.join(u[:80] for u in blocked[:2])}); {fail}"
             )
             if settings.unavailable == "none":
-                return HtmlScore(
-                    hard_fail=False, reward=None, reason=why, resource_failure=True, **base
-                )
+                return HtmlScore(reward=None, reason=why, resource_failure=True, **base)
             return HtmlScore(hard_fail=True, reward=0.0, reason=why, resource_failure=True, **base)
         return HtmlScore(hard_fail=True, reward=0.0, reason=fail, **base)
     terms = _terms(result, expects, driven, live, settings)
@@ -248,9 +214,7 @@ def score(
         terms["fulfilment"] = unmet_share
     for k, v in (judge_terms or {}).items():
         terms[k] = min(1.0, max(0.0, float(v)))
-    used = {k: weights[k] for k in terms if weights.get(k)}
-    total = sum(used.values()) or 1.0
-    reward = 1 - sum(terms[k] * w for k, w in used.items()) / total
+    reward, used = weigh(Defects(terms), weights)
     why = _reason(result, expects, driven, live, skipped)
     if checks:
         judged = [c for c in checks if c.status != "unverifiable"]
@@ -259,12 +223,7 @@ def score(
         if missed:
             why += f" (missing: {', '.join(c.value for c in missed[:3])})"
     return HtmlScore(
-        hard_fail=False,
-        reward=round(reward, 4),
-        reason=why,
-        terms=terms,
-        weights_used={k: round(w / total, 4) for k, w in used.items()},
-        **base,
+        reward=round(reward, 4), reason=why, terms=Defects(terms), weights_used=used, **base
     )
 
 
@@ -414,7 +373,6 @@ class HtmlScorer:
             )
             if why:
                 s.reason = f"{s.reason}; {why}"
-        s.probe = result
         return s
 
     async def _judge_terms(

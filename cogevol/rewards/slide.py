@@ -7,7 +7,9 @@ the request's checklist (cogevol.rewards.checklist: the deck's language, the sli
 elements, the topic's words) gives the fulfilment term, 5 x (1 - the share it misses).
 A term that cannot be computed (no judge configured, or the judge failed after its retries) is
 left out and the weights renormalised; `terms_used` / `weights_used` say which terms made the
-score. `reward` is the 0-5 score divided by 5, the 0..1 scale the RL trainers use.
+score. Each term is a defect on 0..1 (cogevol.rewards.verdict: a 0-5 score enters as
+1 - score / 5), so `reward`, 1 - the weighted mean of the defects, is the 0-5 score divided by
+5: the 0..1 scale of the RL trainers and of every other verdict.
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from cogevol.browser.pool import BrowserPool
 from cogevol.config import check_weights
 from cogevol.rewards.checklist import PageFacts, checklist_for, fulfilment, run_checklist
+from cogevol.rewards.verdict import Defects, Verdict, weigh
 from cogevol.slides.contract import ContractError, parse
 from cogevol.slides.normalise import normalise
 from cogevol.slides.render import SlideRenderer
@@ -31,35 +34,30 @@ log = logging.getLogger(__name__)
 DEFAULT_WEIGHTS = {"vlm": 0.6, "rules": 0.4, "fulfilment": 0.25}
 
 
-@dataclass
-class SlideScore:
-    valid: bool
-    reward: float | None  # 0..1; None only for a harness failure (not the output's fault)
-    score: float  # 0-5 weighted over the terms used
-    rule_score: float | None
-    vlm_score: float | None
-    reason: str
+@dataclass(kw_only=True)
+class SlideScore(Verdict):
+    """The verdict on a deck (cogevol.rewards.verdict.Verdict: its terms are defects, a 0-5
+    score entering as 1 - score / 5) and the deck's own scores on 0-5."""
+
+    valid: bool = False  # parsed under the contract
+    score: float = 0.0  # 0-5: 5 x reward
+    rule_score: float | None = None  # 0-5
+    vlm_score: float | None = None  # 0-5
     rules: dict[str, float | None] = field(default_factory=dict)
     violations: list[str] = field(default_factory=list)
     terms_used: list[str] = field(default_factory=list)
-    weights_used: dict[str, float] = field(default_factory=dict)
     judge: list[dict] = field(default_factory=list)  # per-slide verdicts (visual, content, reasons)
     # 0-5: 5 x (1 - share of the request's checklist the deck misses)
     fulfilment_score: float | None = None
-    # the request's checklist, each check met / unmet / unverifiable with why
-    checks: list[dict] = field(default_factory=list)
     normalised: bool = False
     fixes: list[str] = field(default_factory=list)
     slides: int = 0
-    harness_error: str = ""
-    seconds: float = 0.0
     pngs: list[bytes] = field(default_factory=list, repr=False)  # one per slide, when asked for
 
-    def record(self) -> dict:
-        """The JSON-able result (`cogevol slide-score` prints it; PNGs are written separately)."""
-        out = asdict(self)
-        out.pop("pngs")
-        return out
+    RECORD_SKIP = frozenset({"pngs"})
+
+    def images(self) -> list[bytes]:
+        return list(self.pngs)
 
 
 def settings(params: dict) -> dict:
@@ -69,23 +67,6 @@ def settings(params: dict) -> dict:
         "weights": params.get("weights") or dict(DEFAULT_WEIGHTS),
         "normalise_schema": bool(params.get("normalise", False)),
         "pages": int(params.get("pages", 1)),
-    }
-
-
-def combine(
-    terms: dict[str, float | None], weights: dict[str, float]
-) -> tuple[float, dict[str, float]]:
-    """Weighted mean of the terms present (0-5) and the renormalised weights actually used."""
-    used = {
-        k: weights.get(k, 0.0)
-        for k, v in terms.items()
-        if v is not None and weights.get(k, 0.0) > 0
-    }
-    total = sum(used.values())
-    if not total:
-        return 0.0, {}
-    return sum(terms[k] * w for k, w in used.items()) / total, {
-        k: round(w / total, 4) for k, w in used.items()
     }
 
 
@@ -103,8 +84,9 @@ class SlideScorer:
         screenshots: bool = False,
     ):
         self.rules = rules or RuleConfig()
-        check_weights(weights, DEFAULT_WEIGHTS, "slides.weights")
-        self.weights = weights or dict(DEFAULT_WEIGHTS)
+        self.weights = check_weights(weights, DEFAULT_WEIGHTS, "slides.weights") or dict(
+            DEFAULT_WEIGHTS
+        )
         self.judge = judge  # a cogevol.judge.vlm.VisionJudge, or None for rules only
         self.normalise_schema = normalise_schema
         self.screenshots = screenshots or judge is not None
@@ -131,10 +113,8 @@ class SlideScorer:
         except ContractError as e:
             return SlideScore(
                 valid=False,
+                hard_fail=True,
                 reward=0.0,
-                score=0.0,
-                rule_score=None,
-                vlm_score=None,
                 reason=f"contract: {e}",
                 violations=[f"contract: {m}" for m in e.errors],
                 normalised=bool(fixes),
@@ -147,9 +127,6 @@ class SlideScorer:
             return SlideScore(
                 valid=True,
                 reward=None,
-                score=0.0,
-                rule_score=None,
-                vlm_score=None,
                 reason="harness error while rendering",
                 harness_error=f"{type(e).__name__}: {e}"[:300],
                 slides=len(deck.slides),
@@ -165,9 +142,11 @@ class SlideScorer:
         )
         unmet, _ = fulfilment(checks)
         fulfil = None if unmet is None else round(5 * (1 - unmet), 3)
-        score, used = combine(
-            {"rules": report.score, "vlm": vlm, "fulfilment": fulfil}, self.weights
-        )
+        terms = Defects()
+        for name, value in (("rules", report.score), ("vlm", vlm), ("fulfilment", fulfil)):
+            if value is not None:
+                terms.update(Defects.from_score(name, value))
+        reward, used = weigh(terms, self.weights)
         reason = _reason(report.violations, judge_note)
         judged = [c for c in checks if c.status != "unverifiable"]
         if judged:
@@ -177,8 +156,10 @@ class SlideScorer:
             )
         return SlideScore(
             valid=True,
-            reward=round(score / 5.0, 4),
-            score=round(score, 3),
+            rendered_ok=True,
+            reward=round(reward, 4),
+            score=round(5 * reward, 3),
+            terms=terms,
             rule_score=report.score,
             vlm_score=vlm,
             reason=reason,

@@ -16,17 +16,13 @@ BACKENDS = ("local", "http", "ray")
 class ScoringConfig:
     """params.yaml: scoring (operational: it decides where pages run, never what they score)."""
 
-    backend: str = "local"  # local | http | ray
-    url: str = "http://127.0.0.1:8700"  # http: root of a `cogevol serve` service
-    # NAME of the env var with the bearer token (unset: no auth)
+    backend: str = "local"
+    url: str = "http://127.0.0.1:8700"
     token_env: str = "COGEVOL_SCORING_TOKEN"
-    timeout_s: float = 900.0  # http: one batch request, queueing included
-    max_retries: int = 4  # http: transport errors, 429 (after Retry-After) and 503
-    # http: items per request (a larger batch is split; answers come back in order)
+    timeout_s: float = 900.0
+    max_retries: int = 4
     batch_items: int = 64
-    # `cogevol serve` (cogevol.scoring.service.ServeConfig)
     serve: dict = field(default_factory=dict)
-    # the Ray backend (cogevol.scoring.ray_backend.RayConfig)
     ray: dict = field(default_factory=dict)
 
     @classmethod

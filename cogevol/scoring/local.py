@@ -18,9 +18,9 @@ from cogevol.browser.pool import BrowserConfig, BrowserPool
 from cogevol.config import check_weights, from_dict
 from cogevol.probe import ProbeConfig
 from cogevol.rewards.html import DEFAULT_WEIGHTS as HTML_WEIGHTS
-from cogevol.rewards.html import HtmlScore, HtmlScorer, TermSettings
+from cogevol.rewards.html import HtmlScorer, TermSettings, no_document
 from cogevol.rewards.slide import DEFAULT_WEIGHTS as SLIDE_WEIGHTS
-from cogevol.rewards.slide import SlideScore, SlideScorer
+from cogevol.rewards.slide import SlideScorer
 from cogevol.rewards.slide import settings as slide_settings
 from cogevol.scoring.base import ScorersBase, in_chunks
 from cogevol.scoring.extract import extract_html
@@ -140,24 +140,9 @@ class Scorers(ScorersBase):
         if item.modality == "html":
             doc = item.text if item.raw else extract_html(item.text)
             if doc is None:
-                why = "no HTML document in the answer"
-                return Score(
-                    "html",
-                    0.0,
-                    "fail",
-                    why,
-                    hard_fail=True,
-                    details={
-                        "rendered_ok": False,
-                        "hard_fail": True,
-                        "reward": 0.0,
-                        "reason": why,
-                        "harness_error": False,
-                        "checks": [],
-                    },
-                )
-            return html_score(await self.html.score(doc, item.request, _stored(item)))
-        return slide_score(await self.slides.score(item.text, item.request, _stored(item)))
+                return Score.of("html", no_document())
+            return Score.of("html", await self.html.score(doc, item.request, _stored(item)))
+        return Score.of("slide", await self.slides.score(item.text, item.request, _stored(item)))
 
 
 def _stored(item: ScoreItem) -> dict | None:
@@ -165,45 +150,6 @@ def _stored(item: ScoreItem) -> dict | None:
     import json
 
     return json.loads(item.checklist) if item.checklist else None
-
-
-def html_score(s: HtmlScore) -> Score:
-    gate = "none" if s.reward is None else "fail" if s.hard_fail else "pass"
-    shot = s.probe.screenshot if s.probe is not None else None
-    return Score(
-        "html",
-        s.reward,
-        gate,
-        s.reason,
-        s.hard_fail,
-        s.rendered_ok,
-        dict(s.terms),
-        dict(s.weights_used),
-        seconds=s.probe.seconds if s.probe is not None else 0.0,
-        harness_error=s.reason if s.harness_error else "",
-        details=s.record(),
-        images=[shot] if shot else [],
-    )
-
-
-def slide_score(s: SlideScore) -> Score:
-    gate = "none" if s.reward is None else "pass" if s.valid else "fail"
-    terms = {k: v for k, v in (("rules", s.rule_score), ("vlm", s.vlm_score)) if v is not None}
-    rendered = s.valid and not s.harness_error
-    return Score(
-        "slide",
-        s.reward,
-        gate,
-        s.reason,
-        not s.valid,
-        rendered,
-        terms,
-        dict(s.weights_used),
-        seconds=s.seconds,
-        harness_error=s.harness_error,
-        details=s.record(),
-        images=list(s.pngs),
-    )
 
 
 async def score_pages(
@@ -219,4 +165,4 @@ async def score_pages(
     ]
     async with Scorers(settings, judge=judge) as scorers:
         scores = await scorers.score(batch)
-    return [{"path": name, **s.details} for (name, _), s in zip(pages, scores)]
+    return [{"path": name, **s.line()} for (name, _), s in zip(pages, scores)]

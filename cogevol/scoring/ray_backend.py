@@ -30,12 +30,11 @@ log = logging.getLogger(__name__)
 class RayConfig:
     """params.yaml: scoring.ray."""
 
-    # auto: the cluster this machine joined | ray://host:10001 | HOST:PORT | local: start one here
     address: str = "auto"
     actors: int = 2
-    workers_per_actor: int = 2  # pages in flight per actor; the actor reserves as many CPUs
+    workers_per_actor: int = 2
     chunk_items: int = 8
-    max_attempts: int = 3  # tries per chunk when its actor dies
+    max_attempts: int = 3
 
 
 class ScorerActor:

@@ -56,15 +56,13 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 class ServeConfig:
     """params.yaml: scoring.serve."""
 
-    # loopback by default; another interface wants a token (scoring.token_env)
     host: str = "127.0.0.1"
     port: int = 8700
-    max_queue: int = 256  # items accepted and unfinished at once; past it: 429 + Retry-After
-    # from an item's arrival to its verdict; past it: no verdict, with the reason
+    max_queue: int = 256
     item_deadline_s: float = 120.0
-    max_body_mb: float = 32.0  # request body limit (413 past it)
-    max_items: int = 1024  # items per request (413 past it)
-    drain_s: float = 120.0  # SIGTERM: how long requests in flight get to finish
+    max_body_mb: float = 32.0
+    max_items: int = 1024
+    drain_s: float = 120.0
 
 
 class ItemIn(BaseModel):

@@ -1,17 +1,20 @@
 """What is scored and what comes back, the same on every backend (in process, HTTP, Ray).
 
 A `ScoreItem` is one model answer: its modality, its text and the request it answers. A `Score`
-is the verdict: the reward on 0..1 (None when the harness, not the answer, failed: trainers leave
-it out), whether the answer passed its gate (`gate`; `hard_fail` and `rendered_ok` as in the
-probe's JSON), the terms and weights that made the reward, the
-reason, the time it took and the full per-modality record in `details` (the probe's JSON for
-pages, SlideScore.record() for decks). Both are plain dataclasses that round-trip through JSON.
+is the verdict as it travels (`Score.of` a scorer's cogevol.rewards.verdict.Verdict): the reward
+on 0..1 (None when the harness, not the answer, failed: trainers leave it out), whether the
+answer passed its gate (`gate`; `hard_fail` and `rendered_ok` as in the probe's JSON), the defect
+terms (0..1 for both modalities) and weights that made the reward, the reason, the time it took
+and the verdict's whole record in `details` (derived from its fields: the probe's report for
+pages, the deck's scores for slides). Both are plain dataclasses that round-trip through JSON.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
+
+from cogevol.rewards.verdict import Defects, Verdict
 
 MODALITIES = ("html", "slide")
 
@@ -41,8 +44,8 @@ class Score:
     # failed its gate: html not alive as asked (or no page at all), a deck breaking the contract
     hard_fail: bool = False
     rendered_ok: bool = False  # the page rendered / the deck parsed and rendered
-    # html: defects 0..1; slide: rules / vlm scores 0-5
-    terms: dict[str, float] = field(default_factory=dict)
+    # defects on 0..1 for both modalities (0: nothing wrong; a deck's 0-5 scores as 1 - s / 5)
+    terms: Defects = field(default_factory=Defects)
     # the weights the terms carried (renormalised)
     weights: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0  # wall time of the scoring itself (not of any queue before it)
@@ -62,10 +65,35 @@ class Score:
         out.pop("images")
         return out
 
+    def line(self) -> dict:
+        """The verdict's record as the CLI prints it (`cogevol probe`, `slide-score`): reward
+        0.0 where there is none, the contract's float on every line (`no_reward`, the harness
+        error and the reason say why)."""
+        return {**self.details, "reward": self.reward or 0.0}
+
     @classmethod
     def from_json(cls, d: dict) -> Score:
         names = {f.name for f in fields(cls)} - {"images"}
-        return cls(**{k: v for k, v in d.items() if k in names})
+        kw = {k: v for k, v in d.items() if k in names}
+        return cls(**kw | {"terms": Defects(kw.get("terms") or {})})
+
+    @classmethod
+    def of(cls, modality: str, v: Verdict) -> Score:
+        """The Score of a scorer's verdict: its fields, and `details` its whole record."""
+        return cls(
+            modality,
+            v.reward,
+            v.gate,
+            v.reason,
+            v.hard_fail,
+            v.rendered_ok,
+            Defects(v.terms),
+            dict(v.weights_used),
+            seconds=v.seconds,
+            harness_error=v.harness_error,
+            details=v.record(),
+            images=v.images(),
+        )
 
     @classmethod
     def no_verdict(cls, modality: str, why: str) -> Score:
@@ -76,5 +104,5 @@ class Score:
             "none",
             why,
             harness_error=why,
-            details={"harness_error": True, "reason": why},
+            details={"harness_error": why, "reason": why},
         )

@@ -41,17 +41,17 @@ class RuleConfig:
             "theme_consistency": 0.5,
         }
     )
-    min_fill: float = 0.15  # canvas share covered by content below which a slide looks empty
-    max_fill: float = 0.85  # above this the slide is crammed
-    edge_margin_px: float = 12.0  # content closer to the canvas edge than this touches it
-    overlap_tolerance: float = 0.02  # overlaps below this share of the smaller element are ignored
-    overflow_tolerance_px: float = 2.0  # sub-pixel rounding is not overflow
+    min_fill: float = 0.15
+    max_fill: float = 0.85
+    edge_margin_px: float = 12.0
+    overlap_tolerance: float = 0.02
+    overflow_tolerance_px: float = 2.0
     min_font_px: float = 14.0
     min_title_px: float = 24.0
-    max_line_chars: float = 90.0  # average characters per line above which lines are too long
-    max_words: int = 120  # words on one slide above which it is a wall of text
-    chart_aspect: tuple[float, float] = (0.4, 4.0)  # width / height of a chart box
-    min_plot_px: tuple[float, float] = (160.0, 90.0)  # smallest readable plot area
+    max_line_chars: float = 90.0
+    max_words: int = 120
+    chart_aspect: tuple[float, float] = (0.4, 4.0)
+    min_plot_px: tuple[float, float] = (160.0, 90.0)
 
 
 def rule_config(d: dict) -> RuleConfig:

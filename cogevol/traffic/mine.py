@@ -31,9 +31,9 @@ log = logging.getLogger(__name__)
 class MineConfig:
     """Thresholds that turn feedback into a regeneration candidate (params.yaml: mine)."""
 
-    regen_threshold: int = 2  # regenerations at or above this mark the answer as failed
-    edit_threshold: int = 3  # user edits at or above this mark it as heavily edited
-    keep_off_scope: bool = False  # also write off-scope requests to requests.jsonl
+    regen_threshold: int = 2
+    edit_threshold: int = 3
+    keep_off_scope: bool = False
 
 
 @dataclass

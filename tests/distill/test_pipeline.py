@@ -91,7 +91,7 @@ def test_only_executed_and_verified_candidates_are_admitted(tmp_path):
     decided = {(s.prompt.id, s.cand.index): s for s in items}
     assert decided["h1", 0].reason.startswith("hard fail") and not decided["h1", 0].admitted
     assert decided["h1", 1].admitted and decided["h1", 1].score >= 0.75
-    assert decided["s1", 0].admitted and decided["s1", 0].score == 5.0
+    assert decided["s1", 0].admitted and decided["s1", 0].score == 1.0  # a perfect deck: reward 1 (0-5 score 5)
     assert decided["s1", 1].reason.startswith("contract: invalid JSON")
     write_outputs(tmp_path / "sft", items, kept)
     from datasets import load_from_disk

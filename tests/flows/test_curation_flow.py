@@ -32,7 +32,7 @@ def test_curation_flow_runs_stages_in_order_with_retries(tmp_path, monkeypatch):
     subprocess.run([str(Path(py).parent / "dvc"), "init", "-q"], cwd=root, check=True, env=env)
     monkeypatch.setenv("COGEVOL_TRACKING", "0")
 
-    with prefect_test_harness():
+    with prefect_test_harness(server_startup_timeout=180):  # 15-30 s here, more under load
         result = curation(repo=str(root), retries={"filter": 1}, track=False)
 
     assert [r["stage"] for r in result] == ["mine", "dedup", "filter"]

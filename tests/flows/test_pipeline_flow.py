@@ -42,7 +42,7 @@ def test_pipeline_flow_runs_every_stage_in_order(tmp_path, monkeypatch):
     subprocess.run(["git", "init", "-q"], cwd=root, check=True, env=env)
     subprocess.run([str(Path(sys.executable).parent / "dvc"), "init", "-q"], cwd=root, check=True, env=env)
     monkeypatch.setenv("COGEVOL_TRACKING", "0")
-    with prefect_test_harness():
+    with prefect_test_harness(server_startup_timeout=180):  # 15-30 s here, more under load
         result = pipeline(repo=str(root), track=False)
     assert [r["stage"] for r in result] == list(PIPELINE_STAGES)
     assert (root / "evaluate.txt").read_text().split() == list(PIPELINE_STAGES)

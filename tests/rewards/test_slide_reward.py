@@ -9,7 +9,7 @@ import pytest
 
 from cogevol.browser.pool import BrowserPool
 from cogevol.judge.vlm import JudgeConfig, VisionJudge
-from cogevol.rewards.slide import SlideScorer, combine
+from cogevol.rewards.slide import SlideScorer
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.train.monitor import RolloutLog
 from cogevol.train.rewards import SLIDE_SPEC, ModalityReward
@@ -19,11 +19,6 @@ CORPUS = Path(__file__).parents[1] / "slides" / "corpus"
 CLEAN = (CORPUS / "water_cycle__clean.json").read_text()  # two slides
 OVERLAP = (CORPUS / "photosynthesis__overlap.json").read_text()
 pytestmark = pytest.mark.browser
-
-
-def test_combine_renormalises_over_the_terms_present():
-    assert combine({"rules": 4.0, "vlm": 2.0}, {"vlm": 0.6, "rules": 0.4}) == (pytest.approx(2.8), {"rules": 0.4, "vlm": 0.6})
-    assert combine({"rules": 4.0, "vlm": None}, {"vlm": 0.6, "rules": 0.4}) == (4.0, {"rules": 1.0})
 
 
 def score_with(judge_cfg: JudgeConfig | None, *outputs: str):
