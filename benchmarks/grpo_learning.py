@@ -10,6 +10,8 @@ Pipeline (one process, the library's own functions):
   4. the control: the same run (same checkpoint, prompts, seeds, budget) but the policy is trained
      on the rewards permuted across each step's completions, so it sees the same numbers with the
      link to its own completions broken; its logged rewards stay the completions' true ones;
+     the ATC arm: the same run with Action-Trace Credit (grpo.atc, cogevol/train/atc.py): the
+     probe traces what live controls ran and those tokens' advantages are raised;
   5. with a --pool: sft, grpo and control each sample fresh answers to the pool's prompts;
   6. base, sft, grpo and control answer the HTML eval suite greedily, scored like `evaluate`.
 If GRPO learns, the GRPO arm's reward and gate-pass rate rise from its first steps to its last
@@ -54,13 +56,14 @@ from cogevol.train.learning import (
     per_pass,
     per_step,
     rolling,
+    steps_to,
     with_spread,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILES = ROOT / "infra" / "profiles"
 EXPERIMENT = "cogevol-benchmarks"
-ARMS = ("grpo", "control")
+ARMS = ("grpo", "control", "atc")
 log = logging.getLogger("grpo_learning")
 
 
@@ -207,14 +210,18 @@ def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, wo
     from cogevol.train.callbacks import TimeBudgetCallback
     from cogevol.train.config import GRPOSettings, from_dict
     from cogevol.train.grpo import run_grpo
+    from cogevol.train.grpo_stage import with_trace
     from cogevol.train.stages import configs
 
+    if arm == "atc":
+        params = merge_profile(params, {"grpo": {"atc": {"enabled": True}}})
     model_cfg, train = configs(params)
     g = from_dict(GRPOSettings, params.get("grpo"))
     budget, records = TimeBudgetCallback(minutes), []
     period = max(1, len(dataset) // g.requests_per_step)  # steps per pass over the prompts
     t0 = time.perf_counter()
-    res = run_grpo(str(sft_model), dataset, work / arm, g, train, model_cfg, open_scorers(params, g.reward_workers),
+    scorers = open_scorers(with_trace(params) if g.atc.enabled else params, g.reward_workers)
+    res = run_grpo(str(sft_model), dataset, work / arm, g, train, model_cfg, scorers,
                    callbacks=[budget, arm_progress(arm, records)], shuffle_seed=shuffle_seed, record=records)
     wall = time.perf_counter() - t0
     steps = per_step(records)
@@ -222,7 +229,8 @@ def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, wo
     for s in steps:
         h = trl.get(s["step"], {})
         s.update(kl=h.get("kl"), trl_reward=h.get("reward"), reward_std=h.get("reward_std"),
-                 mean_length=h.get("completions/mean_length"), clipped_ratio=h.get("completions/clipped_ratio"))
+                 mean_length=h.get("completions/mean_length"), clipped_ratio=h.get("completions/clipped_ratio"),
+                 **{k.replace("/", "_"): h[k] for k in ATC_KEYS if k in h})
     step_s = [t["step_s"] for t in res.steps]
     return {"checkpoint": str(work / arm), "shuffle_seed": shuffle_seed, "minutes": minutes,
             "steps": len(steps), "train_s": round(budget.elapsed_s, 1), "wall_s": round(wall, 1),
@@ -230,6 +238,36 @@ def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, wo
             "timing": res.timing, "first_last": first_last(records, period=period), "kl": kl_stats(res.history),
             "period": period, "per_pass": per_pass(records, period) if period > 1 else None,
             "history": steps, "records": records}
+
+
+ATC_KEYS = ("atc/traced_share", "atc/mean_depth", "atc/depth0_share", "atc/aligned", "atc/fallback")
+
+
+def atc_summary(steps: list[dict]) -> dict:
+    """Means over the ATC arm's steps of what it could credit (cogevol.train.atc.AtcStats)."""
+    out = {}
+    for k in ATC_KEYS:
+        vals = [s[k.replace("/", "_")] for s in steps if s.get(k.replace("/", "_")) is not None]
+        out[k.split("/")[1]] = round(float(np.mean(vals)), 4) if vals else None
+    return out
+
+
+def speed(arms: dict, threshold: float | None) -> dict:
+    """Steps each arm takes for its trailing mean reward (over K steps, plain GRPO's first/last
+    window) to reach `threshold` (default: what plain GRPO's last K steps reach), and ATC's
+    speed-up over plain GRPO in those steps (seed 001 reports 1.84x)."""
+    ref = arms.get("grpo") or next(iter(arms.values()))
+    width = ref["first_last"]["k"]
+    if threshold is None:
+        threshold = ref["first_last"]["last"]["reward"]
+    out: dict = {"threshold": threshold, "width": width, "steps_to": {}}
+    if threshold is None:
+        return out
+    for arm, r in arms.items():
+        out["steps_to"][arm] = steps_to([s["reward"] for s in r["history"]], threshold, width)
+    plain, atc = out["steps_to"].get("grpo"), out["steps_to"].get("atc")
+    out["atc_speedup"] = round(plain / atc, 2) if plain and atc else None
+    return out
 
 
 def run_arm_in_process(threads: int, *args) -> dict:
@@ -351,6 +389,18 @@ def markdown(res: dict) -> str:
     lines += ["", "Fulfilment term (share of the request's checklist missed, answers past the gate; lower is better), first K -> last K:", ""]
     lines += [f"- {arm}: {fmt(a['first_last']['first'].get('fulfilment'))} -> {fmt(a['first_last']['last'].get('fulfilment'))}"
               for arm, a in res["arms"].items()]
+    sp = res.get("speed") or {}
+    if sp.get("steps_to"):
+        lines += ["", f"Steps for the trailing mean reward over {sp['width']} steps to reach {fmt(sp['threshold'])} "
+                  "(never: -):", ""]
+        lines += [f"- {arm}: {n if n is not None else '-'}" for arm, n in sp["steps_to"].items()]
+        if sp.get("atc_speedup"):
+            lines.append(f"- ATC speed-up over plain GRPO: {sp['atc_speedup']}x")
+    if res["arms"].get("atc", {}).get("atc"):
+        t = res["arms"]["atc"]["atc"]
+        lines += ["", f"ATC per step (means): traced token share {fmt(t['traced_share'])}, mean depth {fmt(t['mean_depth'])}, "
+                  f"share at depth 0 {fmt(t['depth0_share'])}, completions aligned {fmt(t['aligned'])}, "
+                  f"on plain GRPO (unproven alignment) {fmt(t['fallback'])}"]
     passes = {arm: a["per_pass"] for arm, a in res["arms"].items() if a.get("per_pass")}
     if passes:
         lines += ["", "Prompt-balanced mean reward of each pass over the pool:", ""]
@@ -445,6 +495,9 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=45.0, help="GRPO training budget (wall clock)")
     ap.add_argument("--control-minutes", type=float, default=None, help="the control's budget (default: --minutes)")
     ap.add_argument("--skip-control", action="store_true")
+    ap.add_argument("--arms", default=",".join(ARMS), help=f"which arms to run, comma-separated (of {', '.join(ARMS)})")
+    ap.add_argument("--threshold", type=float, default=None,
+                    help="reward for the steps-to-threshold comparison (default: what plain GRPO's last K steps reach)")
     ap.add_argument("--parallel", action="store_true",
                     help="run the two arms side by side in two processes (each gets half the torch threads)")
     ap.add_argument("--max-steps", type=int, default=10_000, help="step backstop; the time budget ends the run")
@@ -480,7 +533,8 @@ def main() -> None:
     threads = torch.get_num_threads()  # the trainers may change it; each phase starts from here
     t_start = time.perf_counter()
     pool_eval = bool(a.pool and a.pool_samples)
-    phases = ["sft", *ARMS[: 1 if a.skip_control else 2], *(["pool eval"] if pool_eval else []),
+    arms = [x for x in a.arms.split(",") if x in ARMS and not (a.skip_control and x == "control")]
+    phases = ["sft", *arms, *(["pool eval"] if pool_eval else []),
               *([] if a.skip_eval else ["evaluate"])]
     phase = iter(range(1, len(phases) + 1))
     res: dict = {"machine": machine(), "torch_threads": threads, "profile": " + ".join(str(profile_path(p)) for p in a.profile),
@@ -508,8 +562,8 @@ def main() -> None:
     params = merge_profile(params, {"grpo": {"max_steps": a.max_steps, "num_prompts": len(dataset)}})
     res["params"] = {g: {k: params[g].get(k) for k in keys} for g, keys in PARAMS_SHOWN.items()}
     res["html_prompts"] = len(dataset)
-    budgets = {"grpo": (a.minutes, None), "control": (a.control_minutes if a.control_minutes is not None else a.minutes, a.shuffle_seed)}
-    arms = ARMS[: 1 if a.skip_control else 2]
+    budgets = {"grpo": (a.minutes, None), "atc": (a.minutes, None),
+               "control": (a.control_minutes if a.control_minutes is not None else a.minutes, a.shuffle_seed)}
     for arm in arms:
         minutes, seed = budgets[arm]
         log.info("phase %d/%d: %s: GRPO on %d HTML prompts for %.1f min%s%s", next(phase), len(phases), arm, len(dataset),
@@ -537,6 +591,10 @@ def main() -> None:
         log.info("%s: %d steps, %.1f s/step; reward %s -> %s, gate pass %s -> %s", arm, r["steps"], r["seconds_per_step"] or 0,
                  fmt(fl["first"]["reward"]), fmt(fl["last"]["reward"]), fmt(fl["first"]["gate_pass"], pct=True),
                  fmt(fl["last"]["gate_pass"], pct=True))
+
+    res["speed"] = speed(res["arms"], a.threshold)
+    if "atc" in res["arms"]:
+        res["arms"]["atc"]["atc"] = atc_summary(res["arms"]["atc"]["history"])
 
     if pool_eval:
         from cogevol.train.config import TrainConfig, from_dict

@@ -75,14 +75,16 @@ def _cmd_filter(a: argparse.Namespace) -> int:
 
 
 def _read_files(command: str, paths: list[str]) -> list[tuple[str, str]] | None:
-    """(path, text) per file, or None after printing which one is missing (a usage error)."""
+    """(path, text) per file, or None after printing which one is missing (a usage error). The
+    text is the file's bytes decoded as they are (line ends kept), so offsets into it (the
+    probe's --trace) are offsets into the file."""
     items = []
     for p in paths:
         path = Path(p)
         if not path.is_file():
             print(f"cogevol {command}: {p}: no such file", file=sys.stderr)
             return None
-        items.append((p, path.read_text(encoding="utf-8", errors="replace")))
+        items.append((p, path.read_bytes().decode("utf-8", errors="replace")))
     return items
 
 
@@ -154,6 +156,7 @@ def _cmd_probe(a: argparse.Namespace) -> int:
     overrides = {
         **({"method": a.method} if a.method else {}),
         **({"page_timeout_s": a.page_timeout} if a.page_timeout else {}),
+        **({"trace": True} if a.trace else {}),
     }
 
     def show(path: str, score) -> None:
@@ -369,6 +372,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         help=_knob("probe.harness.page_timeout_s"),
+    )
+    pr.add_argument(
+        "--trace",
+        action="store_true",
+        help="add 'trace': [{start, end, depth}], the page's functions that live inputs ran, "
+        "as UTF-8 byte offsets into the file with their call depth from the leaf "
+        "(probe.harness.trace)",
     )
     pr.add_argument("--params", default=None, help="params.yaml to read the probe group from")
     pr.add_argument(

@@ -39,6 +39,8 @@ class ProbeConfig:
     pixel_check: bool = True
     pixel_min: int = 30
     screenshot: bool = False
+    trace: bool = False
+    trace_pause_cap: int = 4096
 
 
 @dataclass
@@ -132,6 +134,11 @@ class ProbeResult:
     resources: dict = field(default_factory=dict)
     seconds: float = 0.0
     screenshot: bytes | None = field(default=None, repr=False)  # with ProbeConfig.screenshot
+    # with ProbeConfig.trace: the page's functions that live inputs ran, as UTF-8 byte
+    # intervals of the page with their call depth from the leaf ({start, end, depth};
+    # cogevol.probe.trace), and what the offsets are into (sha256, bytes; error: why none)
+    trace: list[dict] | None = None
+    trace_page: dict | None = None
 
     @property
     def controls_skipped(self) -> int:
@@ -143,7 +150,11 @@ class ProbeResult:
         three errors, the blocked and mirrored requests, and each control without empty
         fields."""
         res = self.resources or {}
-        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _UNREPORTED}
+        out = {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name not in _UNREPORTED and not (f.name.startswith("trace") and self.trace is None)
+        }
         return copy.deepcopy(out) | {
             "outcome": str(self.outcome),
             "errors": self.errors[:3],

@@ -39,6 +39,7 @@ from cogevol.probe.lockstep import Lockstep
 from cogevol.probe.motion import MOVES, observe_motion
 from cogevol.probe.pixels import screen_fill
 from cogevol.probe.session import Session, instrument_script, is_closed, is_timeout, renders
+from cogevol.probe.trace import Tracer
 
 __all__ = ["probe_html"]  # the probe's public names are cogevol.probe's
 
@@ -57,6 +58,8 @@ class _Probe:
         self.instrument = instrument_script(cfg)
         self.a: Session | None = None
         self.sessions: list[Session] = []  # the page under test and its twins
+        # which functions live inputs ran (ProbeConfig.trace): on the page under test only
+        self.tracer: Tracer | None = None
         self.key_values: list[str] = []  # keys the page's handlers compare against
         self.waited = False  # for an overlay to lift (once per page)
         # live inputs looked at for motion they set off (animation requests on still pages)
@@ -91,7 +94,12 @@ class _Probe:
             s.on_error = self._error
             page.on("pageerror", lambda e: self._error(str(e)))
             page.on("console", self._on_console)
+            if self.cfg.trace:
+                self.tracer = Tracer(page, self.html, self.cfg.trace_pause_cap)
+                await self.tracer.start()
         await s.load(self.pool.cfg.load_timeout_ms, self.instrument)
+        if s is self.a and self.tracer is not None:
+            await self.tracer.loaded()
         return s
 
     async def run(self) -> ProbeResult:
@@ -182,6 +190,8 @@ class _Probe:
             a, self.cfg.quiet_ms, self.cfg.quiet_max_ms, self.cfg.quiet_steps, collect
         )
         r.animates = r.motion.startswith(MOVES)
+        if self.tracer is not None:  # what ran in the quiet window runs on its own
+            await self.tracer.autonomous()
         return baseline
 
     async def _rendered(self, a: Session, content: dict) -> bool:
@@ -318,6 +328,8 @@ class _Probe:
         scheduled = (await a.call("drain"))["scheduled"]
         errors_before = r.error_count
         t_input = a.t
+        if self.tracer is not None:
+            await self.tracer.begin()
         early = await drive(a, b, act, before, cfg)
         if b is not None and b.t < a.t:
             await b.run(a.t - b.t)
@@ -350,6 +362,10 @@ class _Probe:
             )
         if c.verdict == "live" and not c.driver:
             c.driver = "+".join(dict.fromkeys(st[1] for st in act.steps))
+        if self.tracer is not None:  # only a live input's code earns credit
+            trace = await self.tracer.end()
+            if c.verdict == "live":
+                self.tracer.keep(trace)
         if (
             c.verdict == "live"
             and self.motion
@@ -477,5 +493,7 @@ async def probe_html(
         result.outcome, result.reason = probe.fault(e)
         if result.outcome is PageOutcome.HARNESS_ERROR:
             log.warning("probe: harness error: %s", result.reason)
+    if probe.tracer is not None:
+        result.trace, result.trace_page = probe.tracer.spans(), probe.tracer.page_info()
     result.seconds = round(time.perf_counter() - t0, 3)
     return result

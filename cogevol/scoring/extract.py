@@ -35,14 +35,26 @@ def completion_text(completion: Any) -> str:
 def extract_html(completion: Any) -> str | None:
     """The HTML document in a completion (string or chat messages), or None."""
     text = last_message(completion, "assistant")  # conversational: the last assistant message
-    for block in _FENCE.findall(text):
+    span = extract_html_span(text)
+    return None if span is None else text[span[0] : span[1]]
+
+
+def extract_html_span(text: str) -> tuple[int, int] | None:
+    """Where the HTML document lies in a completion's text: (start, end) character offsets with
+    text[start:end] the document extract_html gives (so offsets into the page the probe ran map
+    back to the completion: cogevol.train.atc), or None. A fenced block that holds markup comes
+    first (its whitespace trimmed), then a whole document, then markup anywhere."""
+    for m in _FENCE.finditer(text):
+        block = m.group(1)
         if "<" in block and re.search(
             r"<(html|body|div|canvas|button|script|svg|!doctype)", block, re.I
         ):
-            return block.strip()
+            lead = len(block) - len(block.lstrip())
+            start = m.start(1) + lead
+            return start, start + len(block.strip())
     m = _DOC.search(text)
     if m:
-        return m.group(1)
+        return m.span(1)
     if re.search(r"<(body|div|canvas|button|svg)\b", text, re.I):
-        return text
+        return 0, len(text)
     return None

@@ -97,6 +97,20 @@ class SFTSettings:
 
 
 @dataclass
+class AtcSettings:
+    """Action-Trace Credit (params.yaml: grpo.atc, where each knob is explained;
+    cogevol.train.atc)."""
+
+    enabled: bool = False
+    beta: float = 0.5
+    gamma: float = 0.9
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.beta < 1.0 or not 0.0 < self.gamma < 1.0:
+            raise ValueError(f"grpo.atc: need 0 <= beta < 1 and 0 < gamma < 1, got {self}")
+
+
+@dataclass
 class GRPOSettings:
     """GRPO for one or both modalities (params.yaml: grpo, where each knob is explained with seed
     001's GPU value)."""
@@ -128,6 +142,7 @@ class GRPOSettings:
     vllm_server_base_url: str | None = None
     vllm_gpu_memory_utilization: float = 0.3
     vllm_tensor_parallel_size: int = 1
+    atc: AtcSettings = field(default_factory=AtcSettings)
 
     def per_device_batch_size(self, world_size: int = 1) -> int:
         """Completions per micro-batch so that one optimizer step sees requests_per_step groups."""

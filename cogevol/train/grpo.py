@@ -22,8 +22,16 @@ from datasets import Dataset
 from trl import GRPOConfig, GRPOTrainer
 
 from cogevol.tracking import StageRun
+from cogevol.train.atc import credit
 from cogevol.train.callbacks import MetricsCallback, StepTimingCallback
-from cogevol.train.config import GRPOSettings, ModelConfig, TrainConfig, save_args, shared_fields
+from cogevol.train.config import (
+    AtcSettings,
+    GRPOSettings,
+    ModelConfig,
+    TrainConfig,
+    save_args,
+    shared_fields,
+)
 from cogevol.train.distributed import trainer_kwargs, world_size
 from cogevol.train.model_factory import load
 from cogevol.train.monitor import RolloutLog, StepTimer, timed
@@ -33,9 +41,27 @@ log = logging.getLogger(__name__)
 
 
 class TimedGRPOTrainer(GRPOTrainer):
-    """GRPOTrainer that charges its rollout calls to a StepTimer (the `generate` share)."""
+    """GRPOTrainer that charges its rollout calls to a StepTimer (the `generate` share) and, with
+    Action-Trace Credit on (`atc`), turns each traced completion's advantage into token
+    advantages (cogevol.train.atc); with it off, TRL's batch is returned untouched."""
 
     timer: StepTimer | None = None
+    atc: AtcSettings | None = None
+
+    def _generate_and_score_completions(self, inputs: list) -> dict:
+        out = super()._generate_and_score_completions(inputs)
+        if self.atc is None or not self.atc.enabled:
+            return out
+        traces: list = [None] * len(inputs)
+        for f in self.reward_funcs:
+            for i, t in enumerate(getattr(f, "last_traces", None) or []):
+                if t is not None and i < len(traces):
+                    traces[i] = t
+        stats = credit(out, traces, self.processing_class, self.atc.beta, self.atc.gamma)
+        mode = "train" if self.model.training else "eval"
+        for k, v in stats.metrics().items():
+            self._metrics[mode][k].append(v)
+        return out
 
     def _generate(self, prompts: list):
         with timed(self.timer, "generate"):
@@ -109,6 +135,7 @@ def run_grpo(
             callbacks=[metrics_cb, timing_cb, *callbacks],
         )
         trainer.timer = timer
+        trainer.atc = g.atc if "html" in modalities else None
         trainer.train()
         log.info("grpo: %s, %s engine", "+".join(modalities), type(trainer.model_wrapped).__name__)
         trainer.model.config.use_cache = True  # the checkpoint is for generation

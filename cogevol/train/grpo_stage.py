@@ -54,7 +54,7 @@ def grpo_stage(
     if scorers is None:
         from cogevol.scoring import open_scorers
 
-        scorers = open_scorers(params, g.reward_workers)
+        scorers = open_scorers(with_trace(params) if g.atc.enabled else params, g.reward_workers)
     res = run_grpo(str(model_dir), dataset, out_dir, g, train, model_cfg, scorers, run)
     if run is not None:
         keys = ["reward"] + [f"rewards/{m}_reward/mean" for m in modalities]
@@ -64,6 +64,15 @@ def grpo_stage(
         log_figure(run, time_split(res.steps, f"{stage}: time per step"), f"{stage}_time_split.png")
         run.log_metrics(res.timing)
     return res
+
+
+def with_trace(params: dict) -> dict:
+    """params with the probe tracing live inputs (probe.harness.trace), as Action-Trace Credit
+    needs. Over http the service must run with the same setting: the client's fingerprint check
+    refuses one that does not."""
+    probe = dict(params.get("probe") or {})
+    probe["harness"] = {**(probe.get("harness") or {}), "trace": True}
+    return {**params, "probe": probe}
 
 
 def passthrough(src: str | Path, dst: str | Path) -> None:

@@ -197,3 +197,13 @@ def rolling(values: list[float | None], width: int) -> list[float | None]:
         seen = [v for v in values[max(0, i - width + 1) : i + 1] if v is not None]
         out.append(float(np.mean(seen)) if seen else None)
     return out
+
+
+def steps_to(values: list[float | None], threshold: float, width: int) -> int | None:
+    """The first step (1-based) at which the trailing mean of `width` steps reaches `threshold`:
+    how fast an arm gets somewhere (seed 001 compares ATC and plain GRPO this way); None when
+    it never does."""
+    for i, v in enumerate(rolling(values, width)):
+        if v is not None and i + 1 >= width and v >= threshold:
+            return i + 1
+    return None

@@ -98,6 +98,9 @@ class ModalityReward:
         self.record = record
         self._rng = None if shuffle_seed is None else random.Random(shuffle_seed)
         self.calls = 0  # calls that scored at least one completion of this modality
+        # per completion of the last call: (its text, the probe's trace, what the trace is
+        # into) when the probe traced it (Action-Trace Credit, cogevol.train.atc), else None
+        self.last_traces: list[tuple[str, list, dict | None] | None] = []
 
     async def __call__(self, prompts: list, completions: list, **kwargs) -> list[float | None]:
         n = len(completions)
@@ -120,6 +123,10 @@ class ModalityReward:
         ]
         scores = await self.scorers.score(items)
         seconds = time.perf_counter() - t0
+        self.last_traces = [None] * n
+        for i, item, s in zip(idx, items, scores):
+            if s.details.get("trace") is not None:
+                self.last_traces[i] = (item.text, s.details["trace"], s.details.get("trace_page"))
         given = (
             [s.reward for s in scores]
             if self._rng is None

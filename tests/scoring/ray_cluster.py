@@ -53,18 +53,20 @@ def items_from(pages: Path, limit: int) -> list[ScoreItem]:
 
 
 def verdict(s) -> tuple:
-    return s.gate, s.reward
+    """Gate, reward and the probe's trace (both sides trace: it must come back over Ray too)."""
+    return s.gate, s.reward, json.dumps(s.details.get("trace"))
 
 
 async def check(address: str, items: list[ScoreItem], workers: int) -> dict:
     t0 = time.perf_counter()
-    async with Scorers(ScoringSettings(workers=workers)) as local:
+    # the caller's settings differ from the defaults (page_timeout_s 20, tracing on): the actors
+    # score with them, and so does the in-process baseline
+    caller = ScoringSettings(probe=replace(ProbeConfig(), page_timeout_s=20.0, trace=True))
+    async with Scorers(replace(caller, workers=workers)) as local:
         expected = [verdict(s) for s in await local.score(items)]
     local_s = time.perf_counter() - t0
     cfg = RayConfig(address=address, actors=2, workers_per_actor=1, chunk_items=2)
     out: dict = {"items": len(items), "local_s": round(local_s, 2)}
-    # the caller's settings differ from the defaults (page_timeout_s 20): the actors score with them
-    caller = ScoringSettings(probe=replace(ProbeConfig(), page_timeout_s=20.0))
     async with RayScorers(caller, cfg) as ray_scorers:
         out["placement"] = ray_scorers.placement
         t0 = time.perf_counter()

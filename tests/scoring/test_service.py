@@ -8,16 +8,18 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
 import psutil
 import pytest
 
+from cogevol.probe import ProbeConfig
 from cogevol.prompts import HTML_SYSTEM
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.scoring.backends import open_scorers
-from cogevol.scoring.fingerprint import FingerprintMismatch, fingerprint
+from cogevol.scoring.fingerprint import FingerprintMismatch, fingerprint, fingerprint_parts
 from cogevol.scoring.http_client import HttpScorers, ScoringServiceError
 from cogevol.scoring.openrlhf import items_from_request, modality_of, response_of, user_request
 from cogevol.scoring.service import ServeConfig, free_port, serve_in_background
@@ -223,3 +225,21 @@ def test_the_documented_verl_and_trl_reward_functions_work_against_the_service()
         rewards = asyncio.run(trl_ns["page_reward"]([[{"role": "user", "content": ASK}]] * 2,
                                                     [[{"role": "assistant", "content": LIVE}], "no page"]))
         assert rewards[0] > 0.5 and rewards[1] == 0.0
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_the_probes_trace_comes_back_over_http():
+    """With probe.harness.trace on (Action-Trace Credit), every page's verdict carries the trace
+    of what its live inputs ran, over the service as in process."""
+    settings = ScoringSettings(probe=replace(ProbeConfig(), trace=True))
+    with serve_in_background(Scorers(settings)) as (url, _):
+        async def go():
+            async with HttpScorers(url, expect=fingerprint_parts(settings)) as http:
+                remote = await http.score([ScoreItem("html", LIVE, ASK)])
+            async with Scorers(settings) as local:
+                return remote, await local.score([ScoreItem("html", LIVE, ASK)])
+
+        (remote,), (local,) = asyncio.run(go())
+    assert remote.details["trace"] and remote.details["trace"] == local.details["trace"]
+    assert remote.details["trace_page"] == local.details["trace_page"]

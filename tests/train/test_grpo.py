@@ -132,3 +132,21 @@ def test_grpo_moves_the_policy_along_its_reward_and_against_the_negated_one(tmp_
     first = [r["reward"] * -1.0 for r in rec if r["step"] == 1]  # step 1 samples the untrained policy in both runs
     start = sum(first) / len(first)  # about 0.12 (measured: 0.43 and 0.00 after 12 steps)
     assert share[1.0] > start + 0.1 and share[-1.0] < start - 0.05, (start, share)
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_grpo_with_action_trace_credit_traces_pages_and_logs_what_it_credited(tmp_path, tiny_dir, model_cfg):
+    """ATC on: the probe traces (Planted's pages are not the policy's tokens, so every traced
+    completion falls back to plain GRPO, counted), and the run trains and logs atc/*."""
+    from cogevol.train.config import AtcSettings
+
+    data = grpo_prompts(prompt_records(12), ["html"], 2, seed=0)
+    planted = Planted(2, html=html_page("gravity"))
+    planted.scorers.settings = replace(planted.scorers.settings,
+                                       probe=replace(planted.scorers.settings.probe, trace=True))
+    g = replace(TINY_GRPO, atc=AtcSettings(enabled=True))
+    res = run_grpo(str(tiny_dir), data, tmp_path / "out", g, TrainConfig(deepspeed=None), model_cfg, planted)
+    steps = [h for h in res.history if "reward" in h]
+    assert len(steps) == 2 and all("atc/fallback" in h and "atc/traced_share" in h for h in steps)
+    assert sum(h["atc/fallback"] for h in steps) > 0 and all(h["atc/aligned"] == 0 for h in steps)
