@@ -240,7 +240,8 @@ def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, wo
             "history": steps, "records": records}
 
 
-ATC_KEYS = ("atc/traced_share", "atc/mean_depth", "atc/depth0_share", "atc/aligned", "atc/fallback")
+ATC_KEYS = ("atc/traced_share", "atc/mean_depth", "atc/depth0_share", "atc/aligned", "atc/fallback",
+            "atc/fallback_drift", "atc/fallback_tokens", "atc/fallback_no_page", "atc/fallback_no_trace")
 
 
 def atc_summary(steps: list[dict]) -> dict:

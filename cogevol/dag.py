@@ -396,6 +396,7 @@ def configs() -> dict[str, type]:
     from cogevol.slides.rules import RuleConfig
     from cogevol.traffic.mine import MineConfig
     from cogevol.train.config import (
+        AtcSettings,
         GRPOSettings,
         ModelConfig,
         SFTSettings,
@@ -423,6 +424,7 @@ def configs() -> dict[str, type]:
         "train": TrainConfig,
         "sft": SFTSettings,
         "grpo": GRPOSettings,
+        "grpo.atc": AtcSettings,
         "evaluate": EvalConfig,
     }
 

@@ -86,8 +86,9 @@ class PageOutcome(StrEnum):
     HARNESS_ERROR = "harness_error"
 
 
-# ProbeResult fields that stay out of its report: the page's text (the checklist reads it in
-# process) and the screenshot's bytes (they travel on their own)
+# ProbeResult fields that stay out of its report as they are: the page's text (the checklist
+# reads it in process) and the screenshot's bytes (they travel on their own); the resources,
+# controls and errors are laid out by report() itself
 _UNREPORTED = ("text", "screenshot", "resources", "controls", "errors")
 
 

@@ -244,10 +244,14 @@ class Tracer:
             return []
         stacks: set[tuple[Fn, ...]] = set()
         ran: set[Fn] = set()
+        frame_fn: dict[tuple[str, int], Fn | None] = {}  # a loop's pauses repeat the same frames
         for t in self.kept:
             ran |= t.ran
-            for frames in t.stacks:
-                path = tuple(f for f in (self._enclosing(sid, off) for sid, off in frames) if f)
+            for frames in set(t.stacks):
+                for fr in frames:
+                    if fr not in frame_fn:
+                        frame_fn[fr] = self._enclosing(*fr)
+                path = tuple(f for f in (frame_fn[fr] for fr in frames) if f)
                 if path:
                     stacks.add(path)
         depth: dict[Fn, int] = {}
@@ -334,20 +338,41 @@ class Tracer:
 
     async def _arm(self) -> None:
         """A breakpoint at the first statement of every known function that does not run on
-        its own (once each)."""
-        for f in sorted(self.functions - self.autonomous_fns - self._armed):
-            self._armed.add(f)
-            sc = self.scripts[f[0]]
+        its own (once each): one query of each script's breakable positions, the first one
+        inside a function and outside the functions nested in it, then every breakpoint sent
+        at once (a page with an inline library has thousands of functions)."""
+        todo = sorted(self.functions - self.autonomous_fns - self._armed)
+        if not todo:
+            return
+        self._armed.update(todo)
+        sends = []
+        for sid in sorted({f[0] for f in todo}):
+            sc = self.scripts[sid]
             found = await self.cdp.send(
                 "Debugger.getPossibleBreakpoints",
-                {"start": sc.location(f[1]), "end": sc.location(f[2]), "restrictToFunction": True},
+                {"start": sc.location(0), "end": sc.location(sc.length)},
             )
-            if found.get("locations"):
-                loc = found["locations"][0]
-                await self.cdp.send(
-                    "Debugger.setBreakpoint",
-                    {"location": {k: loc[k] for k in ("scriptId", "lineNumber", "columnNumber")}},
+            spots = sorted(
+                off
+                for off in (
+                    sc.offset(loc["lineNumber"], loc["columnNumber"])
+                    for loc in found.get("locations", [])
                 )
+                if off is not None
+            )
+            mine = sorted(f for f in self.functions if f[0] == sid)
+            starts = [f[1] for f in mine]
+            for f in (f for f in todo if f[0] == sid):
+                k = bisect.bisect_left(spots, f[1])
+                while k < len(spots) and spots[k] < f[2]:
+                    # the functions that start inside f before this spot: is the spot theirs?
+                    lo, hi = bisect.bisect_left(starts, f[1]), bisect.bisect_right(starts, spots[k])
+                    if not any(g != f and g[2] <= f[2] and spots[k] < g[2] for g in mine[lo:hi]):
+                        at = sc.location(spots[k])
+                        sends.append(self.cdp.send("Debugger.setBreakpoint", {"location": at}))
+                        break
+                    k += 1
+        await asyncio.gather(*sends)
 
     def _enclosing(self, sid: str, off: int) -> Fn | None:
         """The smallest known function of script `sid` whose range holds `off`."""

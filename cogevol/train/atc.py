@@ -37,6 +37,8 @@ DRIFT = "page drifted"  # the page in the completion is not the page the probe t
 TOKENS = "tokens do not spell the completion"  # no exact token -> byte map for this tokenizer
 NO_PAGE = "no page in the completion"
 NO_TRACE = "the probe could not trace the page"
+# each reason's per-step metric (atc/fallback_<name>)
+REASONS = {DRIFT: "drift", TOKENS: "tokens", NO_PAGE: "no_page", NO_TRACE: "no_trace"}
 
 
 @dataclass
@@ -215,6 +217,8 @@ class AtcStats:
             "atc/aligned": float(self.aligned),
             "atc/fallback": float(sum(self.fallback.values())),
         }
+        for why, name in REASONS.items():
+            out[f"atc/fallback_{name}"] = float(self.fallback.get(why, 0))
         if self.traced:
             out["atc/mean_depth"] = self.depth_sum / self.traced
             out["atc/depth0_share"] = self.depth0 / self.traced

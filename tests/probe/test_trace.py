@@ -44,6 +44,28 @@ CRLF = (
 )
 
 
+# more techniques: a key handler, a range input, a class method, a chain three deep, work deferred
+# to a timer (it runs after the input without pausing at the input: coverage sees it, a leaf of
+# its own), a module script
+KINDS = """<!DOCTYPE html><html><body><input id="r" type="range" min="0" max="10" value="2"><p id="v">2</p>
+<button id="deep">Deep</button><p id="d">-</p><button id="later">Later</button><p id="l">-</p><p id="k">no key</p>
+<script>
+function fmt(x) { return '[' + x + ']'; }
+function middle(x) { return fmt(x * 2); }
+function top3() { document.getElementById('d').textContent = middle(21); }
+function finish() { document.getElementById('l').textContent = 'done'; }
+function defer() { setTimeout(finish, 50); }
+class Slider { constructor(el) { el.addEventListener('input', (e) => this.on(e)); } on(e) { document.getElementById('v').textContent = e.target.value; } }
+new Slider(document.getElementById('r'));
+document.getElementById('deep').addEventListener('click', top3);
+document.getElementById('later').addEventListener('click', defer);
+</script>
+<script type="module">
+function onKey(e) { if (e.key === 'r') document.getElementById('k').textContent = 'reset'; }
+document.addEventListener('keydown', onKey);
+</script></body></html>"""
+
+
 def line_span(page: str, start: str) -> tuple[int, int]:
     """The UTF-8 byte span of the one-line function that starts with `start`."""
     data = page.encode("utf-8")
@@ -64,7 +86,22 @@ def probe(pages: dict[str, str], trace: bool = True) -> dict[str, dict]:
 
 @pytest.fixture(scope="module")
 def traced():
-    return probe({"counter": COUNTER, "crlf": CRLF})
+    return probe({"counter": COUNTER, "crlf": CRLF, "kinds": KINDS})
+
+
+def test_keys_ranges_methods_deep_chains_timers_and_modules_are_traced(traced):
+    rec = traced["kinds"]
+    assert rec["controls_live"] == rec["controls_operable"] == 4, rec["reason"]
+    data = KINDS.encode()
+    arrow = data.index(b"(e) => this.on(e)")
+    method = data.index(b"on(e) { document")
+    got = spans(rec)
+    assert got == {
+        line_span(KINDS, "function fmt"): 0, line_span(KINDS, "function middle"): 1, line_span(KINDS, "function top3"): 2,
+        line_span(KINDS, "function defer"): 0, line_span(KINDS, "function finish"): 0,  # deferred: coverage, a leaf
+        (method, data.index(b"} }", method) + 1): 0, (arrow, arrow + len(b"(e) => this.on(e)")): 1,
+        line_span(KINDS, "function onKey"): 0,
+    }, got
 
 
 def test_the_trace_is_exactly_the_functions_live_inputs_ran_with_their_depths(traced):

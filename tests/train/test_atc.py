@@ -116,6 +116,7 @@ def test_special_tokens_spell_nothing_and_an_unprovable_alignment_falls_back():
     stats.add(align(text, ids, TRACE, {**PAGE, "bytes": 1}, tok), len(ids))
     m = stats.metrics()
     assert m["atc/aligned"] == 1 and m["atc/fallback"] == 1 and 0 < m["atc/traced_share"] < 0.5
+    assert m["atc/fallback_drift"] == 1 and m["atc/fallback_tokens"] == 0
     assert 0 < m["atc/depth0_share"] < 1 and 0 < m["atc/mean_depth"] < 1
 
 
