@@ -336,7 +336,7 @@ def figure(arms: dict, path: Path):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
-    colours = {"grpo": "#3b6ea5", "control": "#c0392b"}
+    colours = {"grpo": "#3b6ea5", "control": "#c0392b", "atc": "#27ae60"}
     for arm, res in arms.items():
         h = res["history"]
         x = [s["step"] for s in h]
@@ -622,8 +622,8 @@ def main() -> None:
 
     out, fig_path = Path(a.out), Path(a.figure)
     out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(res, indent=2) + "\n")  # first: a figure that fails loses nothing
     figure(res["arms"], fig_path)
-    out.write_text(json.dumps(res, indent=2) + "\n")
     res["mlflow_run"] = log_mlflow(res, out, fig_path)
     out.write_text(json.dumps(res, indent=2) + "\n")
     print(markdown(res))
