@@ -283,6 +283,11 @@ def _knob(key: str) -> str:
     return f"{text} (default: params.yaml {key})".replace("%", "%%").lstrip()
 
 
+def _knob_option(p: argparse.ArgumentParser, flag: str, kind: type, default, key: str) -> None:
+    """An option that overrides a params.yaml knob, its help read from params.yaml."""
+    p.add_argument(flag, type=kind, default=default, help=_knob(key))
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cogevol", description=__doc__.splitlines()[0])
     p.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING")
@@ -293,23 +298,12 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--field", required=True, help="text field to deduplicate")
     d.add_argument("--out", required=True, help="output directory for the CSVs")
     d.add_argument("--id-field", default="id")
-    d.add_argument(
-        "--simhash-ngram",
-        type=int,
-        default=DedupConfig.simhash_ngram,
-        help=_knob("dedup.simhash_ngram"),
+    _knob_option(d, "--simhash-ngram", int, DedupConfig.simhash_ngram, "dedup.simhash_ngram")
+    _knob_option(
+        d, "--simhash-distance", int, DedupConfig.simhash_max_distance, "dedup.simhash_max_distance"
     )
-    d.add_argument(
-        "--simhash-distance",
-        type=int,
-        default=DedupConfig.simhash_max_distance,
-        help=_knob("dedup.simhash_max_distance"),
-    )
-    d.add_argument(
-        "--tfidf-threshold",
-        type=float,
-        default=DedupConfig.tfidf_threshold,
-        help=_knob("dedup.tfidf_threshold"),
+    _knob_option(
+        d, "--tfidf-threshold", float, DedupConfig.tfidf_threshold, "dedup.tfidf_threshold"
     )
     d.add_argument(
         "--no-verify", action="store_true", help="link on similarity alone (Cookie-Bench behaviour)"
@@ -329,18 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="files or directories: .jsonl, .jsonl.gz, .parquet, datasets paths",
     )
     m.add_argument("--out", required=True)
-    m.add_argument(
-        "--regen-threshold",
-        type=int,
-        default=MineConfig.regen_threshold,
-        help=_knob("mine.regen_threshold"),
-    )
-    m.add_argument(
-        "--edit-threshold",
-        type=int,
-        default=MineConfig.edit_threshold,
-        help=_knob("mine.edit_threshold"),
-    )
+    _knob_option(m, "--regen-threshold", int, MineConfig.regen_threshold, "mine.regen_threshold")
+    _knob_option(m, "--edit-threshold", int, MineConfig.edit_threshold, "mine.edit_threshold")
     m.add_argument("--keep-off-scope", action="store_true")
     m.set_defaults(fn=_cmd_mine)
 
