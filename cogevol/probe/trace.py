@@ -178,9 +178,15 @@ class Tracer:
 
         async def run() -> None:
             self.cdp = await self.page.context.new_cdp_session(self.page)
-            await self.cdp.send("Profiler.enable")
-            await self.cdp.send(
-                "Profiler.startPreciseCoverage", {"callCount": True, "detailed": False}
+            self.cdp.on("Debugger.scriptParsed", self._on_parsed)
+            self.cdp.on("Debugger.paused", self._on_paused)
+            # the debugger on from the start too, breakpoints (and `debugger;`) inactive: the
+            # page's scripts are reported as they parse, not in one burst after load
+            await self._pipelined(
+                ("Profiler.enable", None),
+                ("Profiler.startPreciseCoverage", {"callCount": True, "detailed": False}),
+                ("Debugger.enable", None),
+                ("Debugger.setBreakpointsActive", {"active": False}),
             )
 
         await self._guard("start", run())
@@ -188,14 +194,7 @@ class Tracer:
     async def loaded(self) -> None:
         """After load: the page's scripts, located in its text, and its functions."""
 
-        async def run() -> None:
-            self.cdp.on("Debugger.scriptParsed", self._on_parsed)
-            self.cdp.on("Debugger.paused", self._on_paused)
-            await self.cdp.send("Debugger.enable")
-            await self.cdp.send("Debugger.setBreakpointsActive", {"active": False})
-            await self._coverage()
-
-        await self._guard("load", run())
+        await self._guard("load", self._coverage())
 
     async def autonomous(self) -> None:
         """After the quiet window: what ran in it ran on its own; the rest gets breakpoints."""
@@ -210,10 +209,11 @@ class Tracer:
         """Just before an input: counts reset, breakpoints live."""
 
         async def run() -> None:
-            await self._coverage()
-            await self._arm()
             self._current, self._active = ActionTrace(), True
-            await self.cdp.send("Debugger.setBreakpointsActive", {"active": True})
+            activate = asyncio.ensure_future(self._breakpoints(True))
+            await self._coverage()  # sent first, so the counts restart before breakpoints fire
+            await activate
+            await self._arm()  # functions first seen just now (none, mostly)
 
         await self._guard("begin", run())
 
@@ -223,10 +223,11 @@ class Tracer:
 
         async def run() -> None:
             self._active = False
-            await self.cdp.send("Debugger.setBreakpointsActive", {"active": False})
+            deactivate = asyncio.ensure_future(self._breakpoints(False))
+            counts = await self._coverage()
+            await deactivate
             await asyncio.gather(*self._tasks, return_exceptions=True)
             self._tasks.clear()
-            counts = await self._coverage()
             trace.ran = {f for f, n in counts.items() if n > 0 and f not in self.autonomous_fns}
 
         await self._guard("end", run())
@@ -275,6 +276,12 @@ class Tracer:
 
     # -- CDP plumbing
 
+    async def _pipelined(self, *calls: tuple[str, dict | None]) -> None:
+        """Send CDP commands back to back and wait for them all: the session runs them in
+        order, and the probe waits one round trip instead of one per command (tracing sits
+        on the probe's critical path, between every input and the next)."""
+        await asyncio.gather(*(self.cdp.send(m, p) for m, p in calls))
+
     def _on_parsed(self, ev: dict) -> None:
         if ev.get("url") == PAGE_URL:
             self._parsed[ev["scriptId"]] = ev
@@ -295,9 +302,12 @@ class Tracer:
         cap_hit = self._active and t.pauses >= self.cap
         self._tasks.append(asyncio.ensure_future(self._resume(cap_hit)))
 
+    async def _breakpoints(self, active: bool) -> None:
+        await self.cdp.send("Debugger.setBreakpointsActive", {"active": active})
+
     async def _resume(self, deactivate: bool) -> None:
         if deactivate:  # the cap: no more pauses this action (coverage still sees what runs)
-            await self.cdp.send("Debugger.setBreakpointsActive", {"active": False})
+            await self._breakpoints(False)
         await self.cdp.send("Debugger.resume")
 
     async def _script(self, sid: str) -> _Script | None:
