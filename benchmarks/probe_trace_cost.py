@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import resource
 import statistics
 import time
 from dataclasses import replace
@@ -28,11 +29,24 @@ from cogevol.scoring.local import score_pages
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(items: list[tuple[str, str]], trace: bool) -> tuple[float, list[dict]]:
+def cpu_s() -> float:
+    """User + system seconds of this process and its reaped children (the Playwright driver
+    and, through it, Chromium): steadier than wall time on a shared machine."""
+    return sum(
+        r.ru_utime + r.ru_stime
+        for r in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN))
+    )
+
+
+def run(items: list[tuple[str, str]], trace: bool) -> tuple[float, float, list[dict]]:
     settings = replace(ScoringSettings(), probe=replace(ProbeConfig(), trace=trace))
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), cpu_s()
     rows = asyncio.run(score_pages(items, settings))
-    return time.perf_counter() - t0, rows
+    return time.perf_counter() - t0, cpu_s() - c0, rows
+
+
+def paired(times: dict[str, list[float]]) -> list[float]:
+    return [round(on / off, 3) for off, on in zip(times["off"], times["on"])]
 
 
 def main() -> None:
@@ -44,13 +58,15 @@ def main() -> None:
     labels = json.loads((corpus / "labels.json").read_text())
     items = [(n, (corpus / n).read_bytes().decode("utf-8")) for n in labels]
     walls: dict[str, list[float]] = {"off": [], "on": []}
+    cpus: dict[str, list[float]] = {"off": [], "on": []}
     last: dict[str, list[dict]] = {}
     for k in range(a.rounds):
         for mode in ("off", "on") if k % 2 == 0 else ("on", "off"):
-            wall, rows = run(items, mode == "on")
+            wall, cpu, rows = run(items, mode == "on")
             walls[mode].append(round(wall, 2))
+            cpus[mode].append(round(cpu, 2))
             last[mode] = rows
-            print(f"round {k + 1}: tracing {mode}: {wall:.1f} s", flush=True)
+            print(f"round {k + 1}: tracing {mode}: {wall:.1f} s wall, {cpu:.1f} s cpu", flush=True)
     off, on = ({r["path"]: r for r in last[m]} for m in ("off", "on"))
     differ = [n for n in off if (off[n]["hard_fail"], off[n]["reward"]) != (on[n]["hard_fail"], on[n]["reward"])]
     traced = [r for r in on.values() if r.get("trace")]
@@ -59,12 +75,17 @@ def main() -> None:
         "pages": len(items),
         "rounds": a.rounds,
         "wall_s": walls,
-        "ratio_median": round(statistics.median(walls["on"]) / statistics.median(walls["off"]), 3),
-        "ratio_per_round": [round(b / a_, 3) for a_, b in zip(walls["off"], walls["on"])],
+        "cpu_s": cpus,
+        # paired: each round's on / off (the two ran back to back), then the median over rounds
+        "ratio_per_round": paired(walls),
+        "ratio_median": round(statistics.median(paired(walls)), 3),
+        "cpu_ratio_per_round": paired(cpus),
+        "cpu_ratio_median": round(statistics.median(paired(cpus)), 3),
         "verdicts_differ": {n: {"off": (off[n]["hard_fail"], off[n]["reward"], off[n]["reason"][:100]),
                                 "on": (on[n]["hard_fail"], on[n]["reward"], on[n]["reason"][:100])} for n in differ},
         "pages_with_trace": len(traced),
         "live_pages": sum(r["controls_live"] > 0 for r in on.values()),
+        "live_untraced": sorted(n for n, r in on.items() if r["controls_live"] > 0 and not r.get("trace")),
         "spans": len(depths),
         "depth_histogram": {d: depths.count(d) for d in sorted(set(depths))},
         "trace_errors": sorted({r["trace_page"]["error"] for r in on.values() if (r.get("trace_page") or {}).get("error")}),
