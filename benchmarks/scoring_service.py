@@ -6,7 +6,7 @@ Targets (issue 12):
 - overload: 200 concurrent one-page requests from bounded local clients against a queue of
   `--queue` items: none lost, none answered twice, 429s once the queue is full, p50 / p95;
 - Ray: a head and a second node on loopback give the same verdicts as in process, and a killed
-  actor's items are retried on the other (tests/scoring/ray_cluster.py, in `unshare -n`).
+  actor's items are retried on the other (tests/scoring/ray_cluster.py, in `unshare -n -p`).
 
 Run: python benchmarks/scoring_service.py [--workers 2] [--rounds 2] [--skip-ray]
 Writes benchmarks/results/scoring_service.json.
@@ -133,7 +133,7 @@ def ray_cluster(limit: int) -> dict:
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         cmd = f"ip link set lo up && exec {sys.executable} -m tests.scoring.ray_cluster --limit {limit} --out {f.name}"
         t = time.perf_counter()
-        p = subprocess.run(["unshare", "-n", "sh", "-c", cmd], cwd=ROOT, capture_output=True, text=True)
+        p = subprocess.run(["unshare", "-n", "-p", "-f", "--mount-proc", "sh", "-c", cmd], cwd=ROOT, capture_output=True, text=True)
         if p.returncode != 0:
             return {"error": p.stderr[-2000:]}
         out = json.loads(Path(f.name).read_text())

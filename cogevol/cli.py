@@ -16,8 +16,18 @@ from cogevol.logs import setup_logging
 from cogevol.traffic.mine import MineConfig
 
 
+def _where(a: argparse.Namespace):
+    """Where a curation command runs: --backend / --ray-address over params.yaml `curation`."""
+    from cogevol.curation import CurationConfig
+
+    return CurationConfig.from_params(
+        _all_params(getattr(a, "params", None)), a.backend, a.ray_address
+    )
+
+
 def _cmd_dedup(a: argparse.Namespace) -> int:
-    from cogevol.dedup.records import RecordError, dedup_file
+    from cogevol.dedup.backends import dedup
+    from cogevol.dedup.records import RecordError
 
     cfg = DedupConfig(
         simhash_ngram=a.simhash_ngram,
@@ -26,9 +36,7 @@ def _cmd_dedup(a: argparse.Namespace) -> int:
         verify=not a.no_verify,
     )
     try:
-        _, summary = dedup_file(
-            a.input, a.field, a.out, cfg, id_field=a.id_field, survivors=a.survivors
-        )
+        summary, _ = dedup(a.input, a.field, a.out, cfg, a.id_field, a.survivors, where=_where(a))
     except RecordError as e:
         print(f"cogevol dedup: {e}", file=sys.stderr)
         return 2
@@ -37,11 +45,11 @@ def _cmd_dedup(a: argparse.Namespace) -> int:
 
 
 def _cmd_mine(a: argparse.Namespace) -> int:
-    from cogevol.traffic.mine import run_mine
+    from cogevol.traffic.backends import mine
     from cogevol.traffic.readers import InputError
 
     try:
-        stats = run_mine(
+        stats = mine(
             a.input,
             a.out,
             MineConfig(
@@ -49,6 +57,7 @@ def _cmd_mine(a: argparse.Namespace) -> int:
                 edit_threshold=a.edit_threshold,
                 keep_off_scope=a.keep_off_scope,
             ),
+            where=_where(a),
         )
     except InputError as e:
         print(f"cogevol mine: {e}", file=sys.stderr)
@@ -58,18 +67,18 @@ def _cmd_mine(a: argparse.Namespace) -> int:
 
 
 def _cmd_filter(a: argparse.Namespace) -> int:
-    from cogevol.config import load_params
-    from cogevol.curate.pipeline import run_filter
+    from cogevol import shards
+    from cogevol.curate.backends import filter_requests
 
-    cfg = (
-        load_params(a.params).get("filter", {}) if a.params or Path("params.yaml").exists() else {}
-    )
-    if a.backend:
-        cfg = {**cfg, "backend": a.backend}
-    if not Path(a.input).is_file():
+    if a.backend in ("rules", "llm"):  # the judge's old flag: --backend rules|llm
+        a.judge, a.backend = a.backend, None
+    cfg = _all_params(a.params).get("filter", {})
+    if a.judge:
+        cfg = {**cfg, "backend": a.judge}
+    if not shards.exists(a.input):
         print(f"cogevol filter: {a.input}: no such file", file=sys.stderr)
         return 2
-    stats = run_filter(a.input, a.out, cfg)
+    stats = filter_requests(a.input, a.out, cfg, where=_where(a))
     print(json.dumps(stats.as_metrics(), ensure_ascii=False))
     return 0
 
@@ -288,6 +297,17 @@ def _knob_option(p: argparse.ArgumentParser, flag: str, kind: type, default, key
     p.add_argument(flag, type=kind, default=default, help=_knob(key))
 
 
+def _backend_options(p: argparse.ArgumentParser, legacy: tuple[str, ...] = ()) -> None:
+    """--backend and --ray-address of the curation commands (params.yaml `curation`)."""
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray", *legacy),
+        default=None,
+        help=_knob("curation.backend") + (" (rules|llm: the same as --judge)" if legacy else ""),
+    )
+    p.add_argument("--ray-address", default=None, help=_knob("curation.ray.address"))
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cogevol", description=__doc__.splitlines()[0])
     p.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING")
@@ -313,6 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also write deduped.jsonl with the surviving records",
     )
+    _backend_options(d)
     d.set_defaults(fn=_cmd_dedup)
 
     m = sub.add_parser("mine", help="parse, validate, scrub and classify production traffic")
@@ -326,13 +347,15 @@ def build_parser() -> argparse.ArgumentParser:
     _knob_option(m, "--regen-threshold", int, MineConfig.regen_threshold, "mine.regen_threshold")
     _knob_option(m, "--edit-threshold", int, MineConfig.edit_threshold, "mine.edit_threshold")
     m.add_argument("--keep-off-scope", action="store_true")
+    _backend_options(m)
     m.set_defaults(fn=_cmd_mine)
 
     f = sub.add_parser("filter", help="admissibility filter on the seven axes")
     f.add_argument("--input", required=True, help="JSONL of records with a 'request' field")
     f.add_argument("--out", required=True)
     f.add_argument("--params", default=None, help="params.yaml to read the filter group from")
-    f.add_argument("--backend", choices=("rules", "llm"), default=None)
+    f.add_argument("--judge", choices=("rules", "llm"), default=None, help=_knob("filter.backend"))
+    _backend_options(f, legacy=("rules", "llm"))
     f.set_defaults(fn=_cmd_filter)
 
     pr = sub.add_parser(

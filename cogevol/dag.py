@@ -27,7 +27,7 @@ OPERATIONAL = frozenset(
         "evaluate.cache_dir",
         "grpo.reward_workers",
         *(f"judge.{k}" for k in (*_ENDPOINT_OPS, "rate_per_s", "cache_dir")),
-        *(f"filter.judge.{k}" for k in _ENDPOINT_OPS),
+        *(f"filter.judge.{k}" for k in (*_ENDPOINT_OPS, "cache_dir")),
         *(f"checklist.{k}" for k in (*_ENDPOINT_OPS, "cache_dir")),
     }
 )
@@ -38,8 +38,18 @@ _GATE = "cogevol/traffic/classify.py  # the request-aware gate reuses its lexico
 _SCORING = "metrics/scoring.json  # what decides a score (the `scoring` stage)"
 _CDN = "infra/cdn/lock.json  # the library mirror's pinned versions"
 _CHECKLIST_PARAMS = ("checklist",)
+_SHARDS = "cogevol/shards.py  # a curated output is a file, or a Ray run's directory of parts"
+# where curation runs (params.yaml `curation`: not a param, since every backend writes the same)
+_CURATION = (
+    "cogevol/curation.py",
+    "cogevol/raydata/session.py",
+    "cogevol/raydata/chunks.py",
+    _SHARDS,
+)
+_SHUFFLES = ("cogevol/raydata/exchange.py", "cogevol/hashing.py")
 _GRPO_DEPS = (
     "cogevol/train",
+    _SHARDS,
     "cogevol/prompts.py",
     "cogevol/rewards",
     "cogevol/scoring",
@@ -118,7 +128,14 @@ STAGES: tuple[Stage, ...] = (
     Stage(
         "mine",
         "--input data/raw/traffic --out data/mined --metrics metrics/mine.json",
-        deps=(*_COMMON, "cogevol/traffic", "cogevol/text.py", "data/raw/traffic"),
+        deps=(
+            *_COMMON,
+            "cogevol/traffic",
+            "cogevol/text.py",
+            *_CURATION,
+            *_SHUFFLES,
+            "data/raw/traffic",
+        ),
         params=("mine",),
         outs=("data/mined",),
         metrics=("metrics/mine.json",),
@@ -132,6 +149,9 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/dedup",
             "cogevol/parallel.py",
             "cogevol/text.py",
+            *_CURATION,
+            *_SHUFFLES,
+            "cogevol/raydata/graph.py",
             "data/mined",
         ),
         params=("dedup",),
@@ -163,6 +183,7 @@ STAGES: tuple[Stage, ...] = (
             "data/checklists/replay.jsonl  # checklist.backend: replay",
             "cogevol/rewards/expects.py",
             "cogevol/rewards/expects_lexicon.yaml",
+            *_CURATION,
             "data/curated/dedup",
         ),
         params=("filter", *_CHECKLIST_PARAMS),
@@ -198,6 +219,7 @@ STAGES: tuple[Stage, ...] = (
         deps=(
             *_COMMON,
             "cogevol/distill",
+            _SHARDS,
             "cogevol/probe",
             "cogevol/browser",
             "cogevol/slides",
@@ -224,6 +246,7 @@ STAGES: tuple[Stage, ...] = (
         deps=(
             *_COMMON,
             "cogevol/train",
+            _SHARDS,
             "cogevol/prompts.py",
             "infra/deepspeed",
             "data/sft",
@@ -287,6 +310,7 @@ STAGES: tuple[Stage, ...] = (
         deps=(
             *_COMMON,
             "cogevol/evaluate",
+            _SHARDS,
             "cogevol/rewards",
             "cogevol/scoring",
             _GATE,
@@ -381,13 +405,15 @@ def configs() -> dict[str, type]:
     """params.yaml group -> the dataclass that holds its defaults (tests/test_params_single_source
     checks the two agree). Imported here, not at module level, so reading the DAG costs nothing."""
     from cogevol.browser.pool import BrowserConfig
+    from cogevol.curate.judge import FilterJudgeConfig
     from cogevol.curate.pipeline import FilterConfig
+    from cogevol.curation import CurationConfig
     from cogevol.dedup.pipeline import DedupConfig
     from cogevol.distill.pipeline import DistillConfig
     from cogevol.evaluate.stage import EvalConfig
-    from cogevol.judge.client import EndpointConfig
     from cogevol.judge.vlm import JudgeConfig
     from cogevol.probe import ProbeConfig
+    from cogevol.raydata.session import RayDataConfig
     from cogevol.rewards.checklist_planner import PlannerConfig
     from cogevol.rewards.html import TermSettings
     from cogevol.scoring.backends import ScoringConfig
@@ -408,7 +434,9 @@ def configs() -> dict[str, type]:
         "mine": MineConfig,
         "dedup": DedupConfig,
         "filter": FilterConfig,
-        "filter.judge": EndpointConfig,
+        "filter.judge": FilterJudgeConfig,
+        "curation": CurationConfig,
+        "curation.ray": RayDataConfig,
         "checklist": PlannerConfig,
         "probe.harness": ProbeConfig,
         "probe.browser": BrowserConfig,

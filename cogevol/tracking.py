@@ -113,8 +113,13 @@ class StageRun:
         self._guard(name, lambda: mlflow.log_table(data=columns, artifact_file=name))
 
     def log_artifact(self, path: str | Path, artifact_path: str | None = None) -> None:
+        """A file, or a directory (a Ray backend's part files) under its own name."""
         import mlflow
 
+        if Path(path).is_dir():
+            where = artifact_path or Path(path).name
+            self._guard(str(path), lambda: mlflow.log_artifacts(str(path), where))
+            return
         self._guard(str(path), lambda: mlflow.log_artifact(str(path), artifact_path))
 
     def log_dataset(self, rows: list[dict], source: str, name: str, context: str) -> None:

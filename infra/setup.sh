@@ -58,8 +58,9 @@ fi
 if ! fc-list :lang=zh 2>/dev/null | grep -q .; then
   apt_pkgs+=(fonts-wqy-zenhei)
 fi
-# The Ray cluster test runs in a private network namespace (`unshare -n`, then `ip link set lo up`):
-# Ray's servers listen on every interface, and the namespace keeps the test cluster off the network.
+# The Ray cluster tests run in private network and PID namespaces (`unshare -n -p -f --mount-proc`,
+# then `ip link set lo up`): Ray's servers listen on every interface, and the namespaces keep the
+# test clusters off the network and their `ray stop` away from any other Ray on the machine.
 if ! command -v ip >/dev/null 2>&1; then
   apt_pkgs+=(iproute2)
 fi

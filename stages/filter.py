@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from cogevol.curate.pipeline import run_filter
+from cogevol.curate.backends import filter_requests
+from cogevol.curation import CurationConfig
 from cogevol.plots import barh
 from cogevol.rewards.checklist_planner import planner_from_params
 from cogevol.stage_io import stage_args, start, write_csv, write_metrics
@@ -12,8 +13,9 @@ from cogevol.tracking import stage_run
 def main() -> None:
     a = stage_args("CSV of drops per reason for `dvc plots`")
     params, allp = start("filter")
-    with stage_run("filter", params) as run:
-        stats = run_filter(a.input, a.out, params, planner_from_params(allp))
+    where = CurationConfig.from_params(allp)
+    with stage_run("filter", {**params, "curation_backend": where.backend}) as run:
+        stats = filter_requests(a.input, a.out, params, planner_from_params(allp), where=where)
         metrics = stats.as_metrics()
         write_metrics(a.metrics, metrics)
         run.log_metrics(metrics)

@@ -6,17 +6,20 @@ import sys
 from pathlib import Path
 
 from cogevol.config import from_dict
+from cogevol.curation import CurationConfig
 from cogevol.plots import barh
 from cogevol.stage_io import stage_args, start, write_metrics
 from cogevol.tracking import stage_run
-from cogevol.traffic.mine import MineConfig, run_mine
+from cogevol.traffic.backends import mine
+from cogevol.traffic.mine import MineConfig
 
 
 def main() -> None:
     a = stage_args(many_inputs=True)
-    params, _ = start("mine")
-    with stage_run("mine", params) as run:
-        stats = run_mine(a.input, a.out, from_dict(MineConfig, params), root=Path.cwd())
+    params, allp = start("mine")
+    where = CurationConfig.from_params(allp)
+    with stage_run("mine", {**params, "backend": where.backend}) as run:
+        stats = mine(a.input, a.out, from_dict(MineConfig, params), root=Path.cwd(), where=where)
         metrics = stats.as_metrics()
         write_metrics(a.metrics, metrics)
         run.log_metrics(metrics)

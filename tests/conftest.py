@@ -131,3 +131,23 @@ class Counting(ScorersBase):
         self.asked += items
         for k in reversed(range(len(items))):  # out of order, as real backends finish
             yield k, Score(items[k].modality, len(items[k].text) / 10, "pass", items[k].text)
+
+
+@pytest.fixture(scope="session")
+def ray_local():
+    """One local Ray instance (2 CPUs) for every test of the Ray curation backends: they reuse an
+    initialised Ray instead of starting their own (cogevol.raydata.session.ray_data), so the
+    8 s start is paid once."""
+    import ray
+
+    from cogevol.raydata.session import ray_data
+
+    started = not ray.is_initialized()
+    if started:
+        os.environ.setdefault("RAY_AUTH_MODE", "disabled")  # no token file written to ~/.ray
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+                 object_store_memory=512 * 2**20)
+    with ray_data():  # the Data settings the backends run with (tests may call their steps directly)
+        yield
+    if started:
+        ray.shutdown()

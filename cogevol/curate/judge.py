@@ -4,7 +4,8 @@ Each query is judged independently on every axis in one low-temperature call wit
 JSON output. Decision rule from the paper: auto-reject if safety, privacy, executability or
 logical completeness fails; auto-accept if all seven pass; otherwise route to expert review.
 A judge that stays unreachable after retries routes the query to review with that reason:
-nothing is silently accepted or lost.
+nothing is silently accepted or lost. Verdicts are cached on disk (filter.judge.cache_dir): a
+rerun, or a retried Ray task, asks nothing twice.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from cogevol.curate.base import AUTO_REJECT_AXES, AXES, Verdict
 from cogevol.judge.aclient import AsyncChatClient
+from cogevol.judge.cache import DiskCache
 from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,13 @@ Reply with one JSON object and nothing else, with exactly these keys:
 {"safety": {"pass": true, "reason": ""}, "privacy": {...}, "task_direction": {...}, \
 "intent_clarity": {...}, "executability": {...}, "dependency": {...}, "logic": {...}}
 Give a short reason for every axis that does not pass."""
+
+
+@dataclass(kw_only=True)
+class FilterJudgeConfig(EndpointConfig):
+    """params.yaml: filter.judge (the endpoint's fields, and where verdicts are cached)."""
+
+    cache_dir: str | None = "data/cache/filter_judge"
 
 
 @dataclass
@@ -81,13 +90,17 @@ class LLMJudge:
 
     def __init__(self, cfg: EndpointConfig, concurrency: int | None = None):
         self.cfg, self.concurrency = cfg, concurrency or cfg.concurrency
+        cache_dir = getattr(cfg, "cache_dir", None)
+        self.cache = DiskCache(cache_dir) if cache_dir else None
 
     def judge(self, request: str) -> JudgeDecision:
         return self.judge_many([request])[0]
 
     def judge_many(self, requests: list[str]) -> list[JudgeDecision]:
         async def run() -> list[JudgeDecision]:
-            async with AsyncChatClient(self.cfg, concurrency=self.concurrency) as client:
+            async with AsyncChatClient(
+                self.cfg, concurrency=self.concurrency, cache=self.cache
+            ) as client:
                 return list(await asyncio.gather(*(self._one(client, r) for r in requests)))
 
         return asyncio.run(run())

@@ -10,11 +10,12 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import orjson
 
+from cogevol import shards
 from cogevol.config import from_dict
 from cogevol.curate.base import AXES, Verdict
 from cogevol.curate.rules import default_filters
@@ -35,6 +36,9 @@ class FilterConfig:
     judge: dict = field(default_factory=dict)
 
 
+OUTPUTS = ("prompts", "dropped", "review")
+
+
 @dataclass
 class FilterStats:
     input: int = 0
@@ -46,6 +50,18 @@ class FilterStats:
     by_reason: Counter = field(default_factory=Counter)
     kept_by_category: Counter = field(default_factory=Counter)
     checklists: dict = field(default_factory=dict)  # how the kept prompts' checklists were planned
+
+    def merge(self, other: FilterStats) -> None:
+        """Add another piece's counts (the Ray backend filters chunk by chunk)."""
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if isinstance(mine, Counter):
+                mine.update(theirs)
+            elif isinstance(mine, dict):
+                for k, v in theirs.items():
+                    mine[k] = mine.get(k, 0) + v
+            else:
+                setattr(self, f.name, mine + theirs)
 
     def as_metrics(self) -> dict:
         return {
@@ -98,10 +114,9 @@ def _rule_verdicts(
 def _judge_verdicts(
     records: list[dict], cfg: dict
 ) -> Iterator[tuple[str, list[Verdict], str | None]]:
-    from cogevol.curate.judge import LLMJudge
-    from cogevol.judge.client import EndpointConfig
+    from cogevol.curate.judge import FilterJudgeConfig, LLMJudge
 
-    judge = LLMJudge(from_dict(EndpointConfig, cfg.get("judge")))
+    judge = LLMJudge(from_dict(FilterJudgeConfig, cfg.get("judge")))
     try:
         batch = 256
         for s in range(0, len(records), batch):
@@ -155,37 +170,46 @@ def filter_records(
     progress.done()
 
 
+def filter_lines(
+    records: Iterable[dict], cfg: dict, planner: PlannerConfig, stats: FilterStats
+) -> dict[str, list[bytes]]:
+    """The lines of prompts.jsonl, dropped.jsonl and review.jsonl for `records`, in order: each
+    record filtered on the seven axes, each kept prompt's checklist planned on `planner`."""
+    out: dict[str, list[bytes]] = {name: [] for name in OUTPUTS}
+    kept: list[dict] = []
+    for dest, rec in filter_records(records, cfg, stats):
+        if dest == "kept":
+            kept.append(rec)
+        else:
+            out[dest].append(orjson.dumps(rec) + b"\n")
+    plans, counts = plan_checklists(planner, [(r["prompt"], modality(r)) for r in kept])
+    for how, k in counts.items():
+        stats.checklists[how] = stats.checklists.get(how, 0) + k
+    out["prompts"] = [
+        orjson.dumps({**rec, "checklist": plan.to_json()}) + b"\n" for rec, plan in zip(kept, plans)
+    ]
+    return out
+
+
 def run_filter(
     input_path: str | Path, out_dir: str | Path, cfg: dict, planner: PlannerConfig | None = None
 ) -> FilterStats:
-    """Filter a JSONL of requests into prompts.jsonl, dropped.jsonl and review.jsonl under
-    `out_dir`. `cfg` is the params group, checked strictly (a misspelt key is an error). Each
-    kept prompt's checklist is planned once, on `planner` (params.yaml `checklist`; default:
-    the rules), and stored with it; `stats.checklists` counts how each was planned."""
+    """Filter a JSONL of requests (a file or a directory of parts) into prompts.jsonl,
+    dropped.jsonl and review.jsonl under `out_dir`. `cfg` is the params group, checked strictly
+    (a misspelt key is an error). Each kept prompt's checklist is planned once, on `planner`
+    (params.yaml `checklist`; default: the rules), and stored with it; `stats.checklists` counts
+    how each was planned."""
     cfg = asdict(from_dict(FilterConfig, cfg))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     stats = FilterStats()
-    records = (
-        orjson.loads(line) for line in Path(input_path).read_bytes().splitlines() if line.strip()
+    lines = filter_lines(
+        shards.iter_jsonl(input_path), cfg, planner or PlannerConfig(backend="rules"), stats
     )
-    kept: list[dict] = []
-    files = {name: open(out / f"{name}.jsonl", "wb") for name in ("dropped", "review")}
-    try:
-        for dest, rec in filter_records(records, cfg, stats):
-            if dest == "kept":
-                kept.append(rec)
-            else:
-                files[dest].write(orjson.dumps(rec) + b"\n")
-    finally:
-        for f in files.values():
-            f.close()
-    plans, stats.checklists = plan_checklists(
-        planner or PlannerConfig(backend="rules"), [(r["prompt"], modality(r)) for r in kept]
-    )
-    tmp = out / "prompts.jsonl.tmp"
-    with open(tmp, "wb") as f:
-        for rec, plan in zip(kept, plans):
-            f.write(orjson.dumps({**rec, "checklist": plan.to_json()}) + b"\n")
-    tmp.replace(out / "prompts.jsonl")
+    for name, body in lines.items():
+        target = out / f"{name}.jsonl"
+        shards.clear(target)  # a Ray run may have left a part directory here
+        tmp = out / f"{name}.jsonl.tmp"
+        tmp.write_bytes(b"".join(body))
+        tmp.replace(target)
     return stats

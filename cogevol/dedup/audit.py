@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cogevol import shards
 from cogevol.dedup.pipeline import DedupResult
 
 FILES = (
@@ -22,7 +23,8 @@ FILES = (
 )
 
 
-def _fmt(x: float, digits: int) -> str:
+def fmt_score(x: float, digits: int) -> str:
+    """A link's score as the audit files print it ("" for no link)."""
     return "" if np.isnan(x) else f"{x:.{digits}f}"
 
 
@@ -41,6 +43,7 @@ def write_audit(res: DedupResult, out_dir: str | Path, field: str = "query") -> 
 
     def write(name: str, header: list[str], rows) -> None:
         p = out / name
+        shards.clear(p)  # a Ray run may have left a part directory here
         with open(p, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
             w.writerow(header)
@@ -73,7 +76,7 @@ def write_audit(res: DedupResult, out_dir: str | Path, field: str = "query") -> 
                 "representative" if rep == r else ("exact" if res.exact_of[r] != r else "simhash"),
                 ids[res.exact_of[r]] if res.exact_of[r] != r else "",
                 ids[res.simhash_link[r]] if res.simhash_link[r] >= 0 else "",
-                _fmt(res.simhash_distance[r], 0),
+                fmt_score(res.simhash_distance[r], 0),
                 texts[r],
             )
             for r, rep in enumerate(res.lexical_rep.tolist())
@@ -103,7 +106,7 @@ def write_audit(res: DedupResult, out_dir: str | Path, field: str = "query") -> 
                 int(sem_size_of_row[r]),
                 ids[res.lexical_rep[r]],
                 ids[res.tfidf_link[r]] if res.tfidf_link[r] >= 0 else "",
-                _fmt(res.tfidf_cosine[r], 4),
+                fmt_score(res.tfidf_cosine[r], 4),
                 texts[r],
             )
             for r, rep in enumerate(res.semantic_rep.tolist())

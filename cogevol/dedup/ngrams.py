@@ -40,12 +40,3 @@ def multi_ngrams(texts: list[str], ns: tuple[int, ...]) -> tuple[np.ndarray, np.
     point is never NUL, so its id has a non-zero block k = n-1 and zeros above it."""
     parts = [char_ngrams(texts, n) for n in ns]
     return np.concatenate([d for d, _ in parts]), np.concatenate([g for _, g in parts])
-
-
-def splitmix64(x: np.ndarray) -> np.ndarray:
-    """A well-mixed, deterministic 64-bit hash of uint64 ids (for SimHash bit patterns)."""
-    with np.errstate(over="ignore"):
-        z = x + np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))

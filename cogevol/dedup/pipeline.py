@@ -57,6 +57,11 @@ class DedupResult:
     vetoed: list[tuple[str, int, int, float, str]]  # (pass, row_a, row_b, score, reason)
     summary: dict = field(default_factory=dict)
 
+    def group_sizes(self) -> list[int]:
+        """Rows per final (semantic) group, one entry per group."""
+        size = np.bincount(self.semantic_rep, minlength=len(self.ids))
+        return size[size > 0].tolist()
+
 
 def _verify(
     stage: str,

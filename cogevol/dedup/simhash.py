@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from cogevol.dedup.ngrams import splitmix64
+from cogevol.hashing import splitmix64
 
 BITS = 64
 
@@ -39,6 +39,38 @@ def hamming(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.bitwise_count(a ^ b).astype(np.int64)
 
 
+def band_keys(fp: np.ndarray, max_distance: int) -> list[np.ndarray]:
+    """The k+1 band values of each fingerprint (pigeonhole: within distance k, one band agrees)."""
+    bands = max_distance + 1
+    width = BITS // bands
+    out = []
+    for b in range(bands):
+        bits = width if b < bands - 1 else BITS - b * width
+        out.append((fp >> np.uint64(b * width)) & np.uint64((1 << bits) - 1))
+    return out
+
+
+def window_pairs(
+    group: np.ndarray, fp: np.ndarray, max_distance: int, window: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (p, p + d) of items sorted by (group, fingerprint, ...) that share a group,
+    lie at most `window` apart and are within `max_distance` bits: the candidate scan of one
+    band, shared by the in-process and the distributed pass."""
+    n = len(fp)
+    found_i, found_j = [], []
+    for d in range(1, min(window, n - 1) + 1):
+        same = np.flatnonzero(group[:-d] == group[d:])
+        if len(same) == 0:
+            break
+        close = same[np.bitwise_count(fp[same] ^ fp[same + d]) <= max_distance]
+        found_i.append(close)
+        found_j.append(close + d)
+    if not found_i:
+        e = np.zeros(0, np.int64)
+        return e, e
+    return np.concatenate(found_i), np.concatenate(found_j)
+
+
 def close_pairs(
     fp: np.ndarray, max_distance: int, max_bucket_window: int = 64
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -53,23 +85,12 @@ def close_pairs(
     e = np.zeros(0, np.int64)
     if n < 2:
         return e, e, e
-    bands = max_distance + 1
-    width = BITS // bands
     found_i, found_j = [], []
-    for b in range(bands):
-        bits = width if b < bands - 1 else BITS - b * width
-        key = (fp >> np.uint64(b * width)) & np.uint64((1 << bits) - 1)
+    for key in band_keys(fp, max_distance):
         order = np.lexsort((fp, key))
-        ks, fs = key[order], fp[order]
-        for d in range(1, min(max_bucket_window, n - 1) + 1):
-            same = np.flatnonzero(ks[:-d] == ks[d:])
-            if len(same) == 0:
-                break
-            close = same[np.bitwise_count(fs[same] ^ fs[same + d]) <= max_distance]
-            found_i.append(order[close])
-            found_j.append(order[close + d])
-    if not found_i:
-        return e, e, e
+        pi, pj = window_pairs(key[order], fp[order], max_distance, max_bucket_window)
+        found_i.append(order[pi])
+        found_j.append(order[pj])
     i, j = np.concatenate(found_i), np.concatenate(found_j)
     lo, hi = np.minimum(i, j).astype(np.int64), np.maximum(i, j).astype(np.int64)
     pair = np.unique(lo * n + hi)

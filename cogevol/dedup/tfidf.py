@@ -9,6 +9,10 @@ Candidates are generated on rare n-grams only, then verified with their exact co
   the other document (all of them when the prefix is shorter);
 * each candidate's exact cosine on the full TF-IDF vectors decides.
 
+`candidates` in the stats counts candidate links per direction (document A's prefix reaching
+document B is one, B's reaching A another): a number that does not depend on how the rows were
+cut into blocks or partitions, so the in-process and the Ray backend report the same one.
+
 Near-duplicates share their rare n-grams, so they meet in the prefix; two requests that only
 share boilerplate do not. This is an index, not an exhaustive join: with `prefix` large,
 `max_df` unbounded and `min_shared=1` it degenerates to the exact all-pairs result (tests check
@@ -28,6 +32,33 @@ from cogevol.parallel import fork_map
 log = logging.getLogger(__name__)
 
 
+def idf(df: np.ndarray, n_docs: int) -> np.ndarray:
+    """Smoothed inverse document frequency, as float32 (sklearn's smooth_idf)."""
+    return (np.log((1 + n_docs) / (1 + df)) + 1).astype(np.float32)
+
+
+def weigh(
+    X: sp.csr_matrix, idf_of_entry: np.ndarray, norms: np.ndarray | None = None
+) -> np.ndarray:
+    """Sublinear TF-IDF, L2-normalised, in place on a matrix of counts (rows = documents); returns
+    the row norms. `norms` given: divide by those (a document's norm over all of its n-grams,
+    when the matrix holds only some of them). The one place the weights are computed: the
+    in-process and the distributed passes must agree to the last bit."""
+    X.data = (1 + np.log(X.data)) * idf_of_entry
+    lengths = np.diff(X.indptr)
+    if norms is None:
+        norms = np.sqrt(
+            np.bincount(
+                np.repeat(np.arange(X.shape[0]), lengths),
+                weights=X.data.astype(np.float64) ** 2,
+                minlength=X.shape[0],
+            )
+        )
+        norms[norms == 0] = 1
+    X.data /= np.repeat(norms, lengths).astype(np.float32)
+    return norms
+
+
 def tfidf_matrix(
     doc: np.ndarray, gram: np.ndarray, n_docs: int
 ) -> tuple[sp.csr_matrix, np.ndarray]:
@@ -38,19 +69,13 @@ def tfidf_matrix(
     )
     X.sum_duplicates()
     df = np.bincount(X.indices, minlength=len(vocab))
-    idf = (np.log((1 + n_docs) / (1 + df)) + 1).astype(np.float32)
-    X.data = (1 + np.log(X.data)) * idf[X.indices]
-    lengths = np.diff(X.indptr)
-    norms = np.sqrt(
-        np.bincount(
-            np.repeat(np.arange(n_docs), lengths),
-            weights=X.data.astype(np.float64) ** 2,
-            minlength=n_docs,
-        )
-    )
-    norms[norms == 0] = 1
-    X.data /= np.repeat(norms, lengths).astype(np.float32)
+    weigh(X, idf(df, n_docs)[X.indices])
     return X, df
+
+
+def pair_cosines(A: sp.csr_matrix, B: sp.csr_matrix) -> np.ndarray:
+    """Row-wise dot products of two row-aligned L2-normalised matrices (float32)."""
+    return np.asarray(A.multiply(B).sum(axis=1)).ravel()
 
 
 def prefix_matrix(
@@ -76,7 +101,8 @@ _STATE: dict = {}
 
 
 def _block(bounds: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Candidates whose prefix lies in rows [s, e), verified; returns pairs at >= threshold."""
+    """Candidates whose prefix lies in rows [s, e), verified; returns pairs at >= threshold and
+    the number of candidate links (one per direction)."""
     s, e = bounds
     X, P, BT, plen, need, t = (_STATE[k] for k in ("X", "P", "BT", "plen", "need", "t"))
     C = (P[s:e] @ BT).tocoo()
@@ -91,9 +117,9 @@ def _block(bounds: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     step = 1 << 17
     for k in range(0, len(lo), step):
         a, b = lo[k : k + step], hi[k : k + step]
-        cos[k : k + step] = np.asarray(X[a].multiply(X[b]).sum(axis=1)).ravel()
+        cos[k : k + step] = pair_cosines(X[a], X[b])
     keep = cos >= t
-    return lo[keep], hi[keep], cos[keep], len(lo)
+    return lo[keep], hi[keep], cos[keep], int(m.sum())
 
 
 def similar_pairs(
@@ -108,7 +134,7 @@ def similar_pairs(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """Pairs (i < j) with cosine(X[i], X[j]) >= threshold among prefix candidates.
 
-    Returns (i, j, cosine, stats)."""
+    Returns (i, j, cosine, stats); stats["candidates"] counts candidate links per direction."""
     n = X.shape[0]
     P = prefix_matrix(X, df, prefix, max_df)
     B = sp.csr_matrix((np.ones(X.nnz, np.float32), X.indices, X.indptr), shape=X.shape)
@@ -137,7 +163,8 @@ def similar_pairs(
         "max_df": max_df,
     }
     log.info(
-        "tfidf: %d candidate pairs, %d at cosine >= %.2f (%d docs without a shareable rare n-gram)",
+        "tfidf: %d candidate links, %d pairs at cosine >= %.2f "
+        "(%d docs without a shareable rare n-gram)",
         candidates,
         len(i),
         threshold,

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
+from cogevol import shards
 from cogevol.config import from_dict
 from cogevol.distill.teacher import NOT_IN_REPLAY, Candidate, TeacherConfig, make_teacher
 from cogevol.progress import Progress
@@ -73,31 +74,28 @@ class Prompt:
 def load_prompts(prompts_path: str | Path, failures_path: str | Path | None = None) -> list[Prompt]:
     """Curated prompts; those whose production answer failed (data/mined/failures.jsonl) flagged."""
     failed = set()
-    if failures_path and Path(failures_path).exists():
-        with open(failures_path, encoding="utf-8") as f:
-            failed = {json.loads(line)["id"] for line in f if line.strip()}
+    if failures_path and shards.exists(failures_path):
+        failed = {r["id"] for r in shards.iter_jsonl(failures_path)}
     out = []
-    with open(prompts_path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            r = json.loads(line)
-            missing = [k for k in ("id", "prompt", "category") if k not in r]
-            if missing:  # the filter stage writes `prompt` (the miner's `request` is renamed there)
-                raise ValueError(f"{prompts_path}:{n}: a curated prompt needs {', '.join(missing)}")
-            out.append(
-                Prompt(
-                    id=r["id"],
-                    request=r["prompt"],
-                    modality=r["category"],
-                    subcategory=r.get("subcategory", ""),
-                    lang=r.get("lang", ""),
-                    is_failure=r["id"] in failed,
-                    checklist=json.dumps(r["checklist"], ensure_ascii=False)
-                    if r.get("checklist")
-                    else "",
-                )
+    for n, r in enumerate(shards.iter_jsonl(prompts_path), 1):
+        missing = [k for k in ("id", "prompt", "category") if k not in r]
+        if missing:  # the filter stage writes `prompt` (the miner's `request` is renamed there)
+            raise ValueError(
+                f"{prompts_path}: record {n}: a curated prompt needs {', '.join(missing)}"
             )
+        out.append(
+            Prompt(
+                id=r["id"],
+                request=r["prompt"],
+                modality=r["category"],
+                subcategory=r.get("subcategory", ""),
+                lang=r.get("lang", ""),
+                is_failure=r["id"] in failed,
+                checklist=json.dumps(r["checklist"], ensure_ascii=False)
+                if r.get("checklist")
+                else "",
+            )
+        )
     return out
 
 

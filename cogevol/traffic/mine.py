@@ -12,11 +12,12 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import orjson
 
+from cogevol import shards
 from cogevol.progress import Progress
 from cogevol.text import detect_script_lang
 from cogevol.traffic import pii
@@ -48,6 +49,15 @@ class MineStats:
     failures: Counter = field(default_factory=Counter)
     pii: Counter = field(default_factory=Counter)
     seconds: float = 0.0
+
+    def merge(self, other: MineStats) -> None:
+        """Add another piece's counts (the Ray backend mines chunk by chunk)."""
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if isinstance(mine, Counter):
+                mine.update(theirs)
+            elif f.name != "seconds":
+                setattr(self, f.name, mine + theirs)
 
     def as_metrics(self) -> dict:
         return {
@@ -102,15 +112,23 @@ def _read_reason(error: str) -> str:
 
 
 def mine_records(
-    raws: Iterable[RawRecord], cfg: MineConfig, stats: MineStats, root: Path | None = None
+    raws: Iterable[RawRecord],
+    cfg: MineConfig,
+    stats: MineStats,
+    root: Path | None = None,
+    duplicates: dict[tuple[str, int], str] | None = None,
 ) -> Iterator[tuple[str, dict]]:
     """Yield (destination, record) with destination in requests / failures / off_scope /
-    quarantine."""
+    quarantine. A conversation id seen before is quarantined; `duplicates` says which records
+    those are when the records are mined in pieces (the Ray backend: (source, line) -> where
+    the id was first seen), else the ids seen so far do."""
     seen: dict[str, str] = {}
     sources: dict[str, str] = {}
     for raw in raws:
         stats.read += raw.line > 0
-        source = sources.get(raw.source) or sources.setdefault(raw.source, _rel(raw.source, root))
+        source = sources.get(raw.source) or sources.setdefault(
+            raw.source, relative_source(raw.source, root)
+        )
         if raw.error is not None:
             reason = _read_reason(raw.error)
             stats.quarantined[reason] += 1
@@ -142,7 +160,12 @@ def mine_records(
             )
             continue
         where = f"{source}:{raw.line}"
-        if conv.conversation_id in seen:
+        first = (
+            seen.get(conv.conversation_id)
+            if duplicates is None
+            else duplicates.get((raw.source, raw.line))
+        )
+        if first is not None:
             stats.quarantined["duplicate_conversation_id"] += 1
             yield (
                 "quarantine",
@@ -150,8 +173,7 @@ def mine_records(
                     "source": source,
                     "line": raw.line,
                     "reason": "duplicate_conversation_id",
-                    "detail": f"conversation_id {conv.conversation_id!r} "
-                    f"first seen at {seen[conv.conversation_id]}",
+                    "detail": f"conversation_id {conv.conversation_id!r} first seen at {first}",
                     "raw": None,
                 },
             )
@@ -237,7 +259,8 @@ def _dump_raw(obj: object) -> str:
         return repr(obj)[:2000]
 
 
-def _rel(source: str, root: Path | None) -> str:
+def relative_source(source: str, root: Path | None) -> str:
+    """An input path as records name it: relative to the repository root when under it."""
     if root is None:
         return source
     try:
@@ -257,6 +280,8 @@ def run_mine(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     stats = MineStats()
+    for name in OUTPUTS:
+        shards.clear(out / f"{name}.jsonl")  # a Ray run may have left a part directory here
     files = {name: open(out / f"{name}.jsonl", "wb") for name in OUTPUTS}
     progress = Progress("mine", unit="records")
     t0 = time.perf_counter()

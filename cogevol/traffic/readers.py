@@ -16,6 +16,7 @@ from pathlib import Path
 
 import orjson
 
+from cogevol import shards
 from cogevol.errors import CogevolError
 
 log = logging.getLogger(__name__)
@@ -50,34 +51,37 @@ def _kind(path: Path) -> str | None:
 
 
 def discover(paths: Iterable[str | Path]) -> list[tuple[str, str]]:
-    """Expand files and directories into (path, kind) pairs, sorted for determinism.
+    """Expand files and directories into (path, kind) pairs, sorted for determinism. Paths may
+    be URIs of any filesystem pyarrow reads (`s3://bucket/logs/`).
 
     A directory saved by `datasets.save_to_disk` or a path that is not on disk (a hub id) is
     handed to `datasets` as a whole."""
     out: list[tuple[str, str]] = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            if (p / "dataset_info.json").exists() or (p / "state.json").exists():
-                out.append((str(p), "datasets"))
+    for p in map(str, paths):
+        if shards.is_dir(p):
+            marks = (shards.join(p, "dataset_info.json"), shards.join(p, "state.json"))
+            if not shards.is_uri(p) and any(shards.exists(m) for m in marks):
+                out.append((p, "datasets"))
                 continue
-            files = sorted(f for f in p.rglob("*") if f.is_file() and _kind(f))
-            out += [(str(f), _kind(f)) for f in files]
-        elif p.is_file():
-            kind = _kind(p)
+            files = [f for f in shards.list_files(p) if _kind(Path(f))]
+            out += [(f, _kind(Path(f))) for f in files]
+        elif shards.exists(p):
+            kind = _kind(Path(p))
             if kind is None:
                 raise InputError(
                     f"{p}: unsupported file type (expected .jsonl, .jsonl.gz, .parquet)"
                 )
-            out.append((str(p), kind))
-        elif "/" in str(p) and not str(p).startswith((".", "/")):
-            out.append((str(p), "datasets"))  # looks like a hub id: owner/name
+            out.append((p, kind))
+        elif "/" in p and not p.startswith((".", "/")) and not shards.is_uri(p):
+            out.append((p, "datasets"))  # looks like a hub id: owner/name
         else:
             raise InputError(f"{p}: no such file or directory")
     return out
 
 
-def _parse_lines(source: str, lines: Iterator[bytes]) -> Iterator[RawRecord]:
-    for n, raw in enumerate(lines, 1):
+def _parse_lines(source: str, lines: Iterable[tuple[int, bytes]]) -> Iterator[RawRecord]:
+    """Numbered lines -> records or the reason each could not be parsed."""
+    for n, raw in lines:
         line = raw.strip()
         if not line:
             continue  # blank lines are formatting, not data
@@ -97,27 +101,30 @@ def _parse_lines(source: str, lines: Iterator[bytes]) -> Iterator[RawRecord]:
             yield RawRecord(source, n, error=f"invalid JSON: {e}"[:200], raw=text[:2000])
 
 
-def read_jsonl(path: str) -> Iterator[RawRecord]:
-    with open(path, "rb") as f:
-        head = f.read(1)
-        f.seek(0)
-        if head == b"[":  # a plain JSON array rather than JSON Lines
+def read_jsonl(
+    path: str, start: int = 0, end: int | None = None, newlines_before: int = 0
+) -> Iterator[RawRecord]:
+    """A JSONL file, or the lines that start in its byte range [start, end) (a chunk of a large
+    file read by one task: `newlines_before` keeps the line numbers the file's)."""
+    if end is None and shards.is_json_array(path):
+        with shards.open_input(path) as f:
             try:
                 arr = orjson.loads(f.read())
             except orjson.JSONDecodeError as e:
                 yield RawRecord(path, 0, error=f"invalid JSON array: {e}"[:200])
                 return
-            for i, obj in enumerate(arr if isinstance(arr, list) else [arr], 1):
-                yield RawRecord(path, i, obj=obj)
-            return
-        yield from _parse_lines(path, f)
+        for i, obj in enumerate(arr if isinstance(arr, list) else [arr], 1):
+            yield RawRecord(path, i, obj=obj)
+        return
+    lines = shards.numbered_lines(path, start, end, newlines_before)
+    yield from _parse_lines(path, ((n, line) for _, n, line in lines))
 
 
 def read_jsonl_gz(path: str) -> Iterator[RawRecord]:
     count = 0
     try:
-        with gzip.open(path, "rb") as f:
-            for rec in _parse_lines(path, f):
+        with shards.open_input(path) as raw, gzip.open(raw, "rb") as f:
+            for rec in _parse_lines(path, enumerate(f, 1)):
                 count = rec.line
                 yield rec
     except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as e:
@@ -130,7 +137,7 @@ def read_parquet(path: str, batch_size: int = 8192) -> Iterator[RawRecord]:
     import pyarrow.parquet as pq
 
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(shards.open_input(path) if shards.is_uri(path) else path)
         row = 0
         for batch in pf.iter_batches(batch_size=batch_size):
             for obj in batch.to_pylist():

@@ -19,6 +19,7 @@ from pathlib import Path
 import orjson
 from datasets import Dataset, load_from_disk
 
+from cogevol import shards
 from cogevol.prompts import system_prompt
 
 log = logging.getLogger(__name__)
@@ -61,8 +62,8 @@ def assistant_texts(ds: Dataset) -> list[str]:
 
 
 def read_prompts(path: str | Path) -> list[dict]:
-    with open(path, "rb") as f:
-        return [orjson.loads(line) for line in f if line.strip()]
+    """The curated prompts: a file, or a directory of parts (filter on the ray backend)."""
+    return list(shards.iter_jsonl(path))
 
 
 def grpo_prompts(

@@ -14,9 +14,9 @@ import logging
 from collections.abc import Iterable
 from pathlib import Path
 
-import orjson
 import torch
 
+from cogevol import shards
 from cogevol.prompts import HTML_SYSTEM, SLIDE_SYSTEM
 from cogevol.train.config import ModelConfig
 from cogevol.train.packaged import PACKAGED, materialise
@@ -43,9 +43,8 @@ def corpus_texts(prompts_path: str | Path | None = None, extra: Iterable[str] = 
     exists), both system prompts and the HTML / slide-JSON samples (weighted), then `extra`
     (the SFT targets, when the caller has them; weighted too)."""
     texts: list[str] = []
-    if prompts_path and Path(prompts_path).exists():
-        with open(prompts_path, "rb") as f:
-            texts += [orjson.loads(line)["prompt"] for line in f if line.strip()]
+    if prompts_path and shards.exists(prompts_path):
+        texts += [r["prompt"] for r in shards.iter_jsonl(prompts_path)]
     texts += [HTML_SYSTEM, SLIDE_SYSTEM, *VOCAB_SAMPLES] * FIXED_WEIGHT
     texts += [t for t in extra if t] * TARGET_WEIGHT
     return texts

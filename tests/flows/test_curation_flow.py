@@ -22,7 +22,8 @@ def test_curation_flow_runs_stages_in_order_with_retries(tmp_path, monkeypatch):
     py = sys.executable
     flaky = f"{py} -c \"import pathlib,sys; p=pathlib.Path('tries'); n=int(p.read_text()) if p.exists() else 0; p.write_text(str(n+1)); sys.exit(n < 1)\""
     dvc_yaml = {"stages": {
-        "mine": {"cmd": "echo mined > mined.txt", "outs": ["mined.txt"]},
+        "mine": {"cmd": "echo mined > mined.txt && echo $COGEVOL_CURATION_BACKEND $RAY_ADDRESS > where.txt",
+                 "outs": ["mined.txt"]},
         "dedup": {"cmd": "cat mined.txt > dedup.txt && echo deduped >> dedup.txt", "deps": ["mined.txt"], "outs": ["dedup.txt"]},
         "filter": {"cmd": f"{flaky} && cat dedup.txt > prompts.txt", "deps": ["dedup.txt"], "outs": ["prompts.txt"]},
     }}
@@ -33,9 +34,11 @@ def test_curation_flow_runs_stages_in_order_with_retries(tmp_path, monkeypatch):
     monkeypatch.setenv("COGEVOL_TRACKING", "0")
 
     with prefect_test_harness(server_startup_timeout=180):  # 15-30 s here, more under load
-        result = curation(repo=str(root), retries={"filter": 1}, track=False)
+        result = curation(repo=str(root), retries={"filter": 1}, track=False, backend="ray",
+                          ray_address="10.0.0.5:6379")
 
     assert [r["stage"] for r in result] == ["mine", "dedup", "filter"]
     assert (root / "prompts.txt").read_text() == "mined\ndeduped\n"
     assert (root / "tries").read_text() == "2"  # failed once, retried once
+    assert (root / "where.txt").read_text() == "ray 10.0.0.5:6379\n"  # the stages learn where to run
     assert "filter" in yaml.safe_load((root / "dvc.lock").read_text())["stages"]

@@ -1,7 +1,8 @@
 """A two-node Ray cluster on loopback, started and stopped here, checked against local scoring.
 
 Run by tests/scoring/test_ray_backend.py and benchmarks/scoring_service.py inside a private
-network namespace (`unshare -n`): Ray's gRPC servers listen on every interface and have no
+network and PID namespace (`unshare -n -p -f --mount-proc`: `ray stop` in there reaches no other
+Ray on the machine): Ray's gRPC servers listen on every interface and have no
 option to bind to loopback only, so the namespace is what keeps the cluster off the network.
 
     python -m tests.scoring.ray_cluster --pages tests/probe/corpus --limit 8 --out result.json
@@ -37,6 +38,9 @@ RAY = str(Path(sys.executable).with_name("ray"))
 
 
 def start_cluster(tmp: str, cpus: int) -> str:
+    # token authentication off: the namespace is private, and a token file left in ~/.ray by a
+    # local `ray.init` (Ray 2.60 makes one) would be read by the head and not by the second node
+    os.environ["RAY_AUTH_MODE"] = "disabled"
     port = free_port()
     common = ["--num-cpus", str(cpus), "--node-ip-address", "127.0.0.1", "--disable-usage-stats"]
     subprocess.run([RAY, "start", "--head", "--port", str(port), "--temp-dir", tmp, "--include-dashboard=false", *common],
@@ -98,8 +102,11 @@ async def check(address: str, items: list[ScoreItem], workers: int) -> dict:
 
 
 def chromium_after(t0: float) -> list[int]:
-    return [p.pid for p in psutil.process_iter(["name", "create_time"])
-            if "chrom" in (p.info["name"] or "").lower() and (p.info["create_time"] or 0) >= t0]
+    """Chromium processes started since t0 and still running. Zombies are not: in the test's PID
+    namespace this process is init, and nothing reaps the dead children of a killed actor."""
+    return [p.pid for p in psutil.process_iter(["name", "create_time", "status"])
+            if "chrom" in (p.info["name"] or "").lower() and (p.info["create_time"] or 0) >= t0
+            and p.info["status"] != psutil.STATUS_ZOMBIE]
 
 
 def main() -> None:

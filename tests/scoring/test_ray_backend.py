@@ -12,10 +12,15 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
 
 
+# own network (Ray listens on every interface) and own processes (`ray stop` in there must not
+# reach another Ray on the machine, such as the one the curation tests share)
+NS = ["unshare", "-n", "-p", "-f", "--mount-proc"]
+
+
 def _netns_ok() -> bool:
     if not shutil.which("unshare") or not shutil.which("ip"):
         return False
-    return subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode == 0
+    return subprocess.run([*NS, "true"], capture_output=True).returncode == 0
 
 
 @pytest.mark.skipif(not _netns_ok(), reason="needs `unshare -n` (root): Ray's servers listen on every interface, "
@@ -23,7 +28,7 @@ def _netns_ok() -> bool:
 def test_two_node_cluster_matches_local_scoring_and_survives_a_killed_actor(tmp_path):
     out = tmp_path / "ray.json"
     cmd = f"ip link set lo up && exec {sys.executable} -m tests.scoring.ray_cluster --limit 6 --out {out}"
-    p = subprocess.run(["unshare", "-n", "sh", "-c", cmd], capture_output=True, text=True, timeout=360)
+    p = subprocess.run([*NS, "sh", "-c", cmd], capture_output=True, text=True, timeout=360)
     assert p.returncode == 0, p.stderr[-3000:]
     r = json.loads(out.read_text())
     assert r["items"] == 8 and len({a["node"] for a in r["placement"]}) == 2  # one actor per node

@@ -1,0 +1,23 @@
+"""The filter stage on the backend params.yaml `curation` names (cogevol/curation.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogevol.curate.pipeline import FilterStats, run_filter
+from cogevol.curate.ray_backend import run_filter_ray
+from cogevol.curation import CurationConfig
+from cogevol.rewards.checklist_planner import PlannerConfig
+
+
+def filter_requests(
+    input_path: str | Path,
+    out_dir: str | Path,
+    cfg: dict,
+    planner: PlannerConfig | None = None,
+    where: CurationConfig | None = None,
+) -> FilterStats:
+    where = where or CurationConfig()
+    if where.backend == "ray":
+        return run_filter_ray(input_path, out_dir, cfg, planner, where.ray)
+    return run_filter(input_path, out_dir, cfg, planner)
