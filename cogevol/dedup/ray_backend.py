@@ -250,7 +250,9 @@ def _run(session, files, input_path, field, out, cfg, id_field, survivors):
             "v": (vectors.select_columns(["node", "grams", "idf", "w"]), "node"),
         },
         steps.cosines,
-        gram_parts,
+        # few and large, as many for 1 CPU as for 4: a partition rebuilds each other document it
+        # meets once, so more partitions means more work (about 60 links per document)
+        session.partitions(n_docs, per_row=2, least=max(4, session.cpus)),
         ns=ns,
         threshold=cfg.tfidf_threshold,
     ).materialize()  # the links are streamed through, never stored: each partition counts its own
@@ -289,7 +291,10 @@ def _run(session, files, input_path, field, out, cfg, id_field, survivors):
     ).materialize()
     group_sizes = {
         int(r["sem_size"]): int(r["count()"])
-        for r in semantic.filter(expr=col("is_sem_rep")).groupby("sem_size").count().take_all()
+        for r in semantic.filter(expr=col("is_sem_rep"))
+        .groupby("sem_size", num_partitions=parts)
+        .count()
+        .take_all()
     }
     timings["tfidf_s"] = clock.done(
         "tf-idf groups", f"{sum(group_sizes.values()):,} groups", n_docs, since=t

@@ -325,12 +325,13 @@ def qualified(tables: Tables, min_shared: int) -> pa.Table:
     if o is None:
         return _empty(QUALIFIED_SCHEMA)
     i, j, plen = column(o, "i"), column(o, "j"), column(o, "plen")
-    order = np.lexsort((i, j))
-    i, j, plen = i[order], j[order], plen[order]
-    first = np.flatnonzero(np.r_[True, (i[1:] != i[:-1]) | (j[1:] != j[:-1])])
-    count = np.diff(np.r_[first, len(i)])
-    keep = first[count >= np.minimum(min_shared, plen[first])]
-    i, j = i[keep], j[keep]
+    ui, ri = np.unique(i, return_inverse=True)  # ranks: one int64 key per (i, j) to count on
+    uj, rj = np.unique(j, return_inverse=True)
+    key, first, count = np.unique(
+        ri.ravel() * np.int64(len(uj)) + rj.ravel(), return_index=True, return_counts=True
+    )
+    keep = count >= np.minimum(min_shared, plen[first])
+    i, j = ui[key[keep] // len(uj)], uj[key[keep] % len(uj)]
     at = positions(j, column(v, "node"))
     texts, normval = strings(v, "shingle"), column(v, "normval", np.float64)
     return pa.table([i, j, [texts[k] for k in at.tolist()], normval[at]], schema=QUALIFIED_SCHEMA)
@@ -374,20 +375,17 @@ def cosines(
         shape=(len(ui), len(vocab)),
     )
     # the documents j: their counts on that vocabulary (n-grams off it meet no i here), weighted
-    # as tfidf.weigh does; one sort of (document, column) keys counts and orders them at once
+    # as tfidf.weigh does
     uj, first_j, jb = np.unique(j, return_index=True, return_inverse=True)
     d, g = multi_ngrams(q.column("shingle_j").take(pa.array(first_j)).to_pylist(), ns)
     b_col = np.minimum(np.searchsorted(vocab, g), max(len(vocab) - 1, 0))
     inside = vocab[b_col] == g if len(vocab) else np.zeros(len(g), bool)
-    key, cnt = np.unique(
-        d[inside] * np.int64(max(len(vocab), 1)) + b_col[inside], return_counts=True
+    d, b_col = d[inside], b_col[inside]
+    B = sp.csr_matrix(  # counts, as tfidf_matrix makes them: rows sorted, duplicates summed
+        (np.ones(len(d), np.float32), (d, b_col)), shape=(len(uj), len(vocab))
     )
-    d, b_col = key // max(len(vocab), 1), key % max(len(vocab), 1)
-    B = sp.csr_matrix(
-        (cnt.astype(np.float32), b_col, np.r_[0, np.cumsum(np.bincount(d, minlength=len(uj)))]),
-        shape=(len(uj), len(vocab)),
-    )
-    tfidf.weigh(B, col_idf[b_col], norms=column(q, "normval_j", np.float64)[first_j])
+    B.sum_duplicates()
+    tfidf.weigh(B, col_idf[B.indices], norms=column(q, "normval_j", np.float64)[first_j])
     ia, jb = ia.ravel(), jb.ravel()
     cos = np.empty(len(i), np.float32)
     for s in range(0, len(i), slice_rows):

@@ -72,14 +72,18 @@ def _bucket(batch: pa.Table, tag: str, key: str, parts: int) -> pa.Table:
 
 def _gather(group: pa.Table, fn: Callable, tags: tuple[str, ...], kwargs: dict) -> pa.Table:
     """One partition: decode each tag's pieces into one table and run the step on them."""
-    tables: Tables = dict.fromkeys(tags)
     by_tag: dict[str, list[pa.Table]] = {}
-    for tag, blob in zip(group.column("_tag").to_pylist(), group.column("_blob").to_pylist()):
-        by_tag.setdefault(tag, []).append(pa.ipc.open_stream(blob).read_all())
+    blobs = group.column("_blob")
+    for k, tag in enumerate(group.column("_tag").to_pylist()):
+        piece = pa.ipc.open_stream(blobs[k].as_buffer()).read_all()  # no copy of the bytes
+        by_tag.setdefault(tag, []).append(piece)
+    del group, blobs
+    tables: Tables = dict.fromkeys(tags)
     for tag, pieces in by_tag.items():
         tables[tag] = (
             pa.concat_tables(pieces, promote_options="default") if len(pieces) > 1 else pieces[0]
         )
+    del by_tag
     return fn(tables, **kwargs)
 
 

@@ -29,7 +29,7 @@ class RayDataConfig:
     address: str = ""
     num_cpus: int = 0
     object_store_mb: int = 0
-    chunk_mb: float = 32
+    chunk_mb: float = 8
     rows_per_partition: int = 100_000
     progress_bars: bool = False
 
@@ -42,12 +42,12 @@ class RaySession:
     cpus: int
     nodes: int
 
-    def partitions(self, rows: int, per_row: int = 1) -> int:
+    def partitions(self, rows: int, per_row: int = 1, least: int | None = None) -> int:
         """Hash partitions for a shuffle of `rows` input rows, each fanning out to about
-        `per_row` shuffled rows (n-gram tables): enough to keep every CPU busy and each partition
-        near `rows_per_partition` rows."""
+        `per_row` shuffled rows (n-gram tables): each partition near `rows_per_partition` rows,
+        and at least `least` (default: 4 per CPU, so that the last task of a step is short)."""
         want = -(-rows * per_row // max(1, self.cfg.rows_per_partition))
-        return max(2 * self.cpus, want, 1)
+        return max(4 * self.cpus if least is None else least, want, 1)
 
 
 class StepLog:
