@@ -75,6 +75,7 @@ class Sampler(threading.Thread):
         super().__init__(daemon=True)
         self.root, self.reserve, self.every = psutil.Process(pid), reserve_gb * 2**30, every_s
         self.peak_rss = self.peak_uss = self.peak_heap = self.sum_rss = self.sum_heap = self.shm = 0
+        self.peak_driver = self.peak_worker = 0  # heap of the CLI process; of any other process
         self.peak_name = ""
         self.stopped_low_memory = False
         self.done = threading.Event()
@@ -94,6 +95,10 @@ class Sampler(threading.Thread):
                 except (psutil.NoSuchProcess, psutil.AccessDenied, FileNotFoundError):
                     continue
                 rss, heap = rss + r, heap + h
+                if p.pid == self.root.pid:
+                    self.peak_driver = max(self.peak_driver, h)
+                else:
+                    self.peak_worker = max(self.peak_worker, h)
                 if h > self.peak_heap:
                     self.peak_heap, self.peak_name = h, p.name()
                 self.peak_rss, self.peak_uss = max(self.peak_rss, r), max(self.peak_uss, u)
@@ -112,6 +117,8 @@ class Sampler(threading.Thread):
     def report(self) -> dict:
         gb = 2**30
         return {"peak_process_heap_gb": round(self.peak_heap / gb, 2), "peak_process": self.peak_name,
+                "peak_driver_heap_gb": round(self.peak_driver / gb, 2),
+                "peak_worker_heap_gb": round(self.peak_worker / gb, 2),
                 "peak_process_uss_gb": round(self.peak_uss / gb, 2),
                 "peak_process_rss_gb": round(self.peak_rss / gb, 2),
                 "peak_tree_heap_gb": round(self.sum_heap / gb, 2),
@@ -198,16 +205,17 @@ def cmd_equal(a) -> None:
 
 
 def cmd_sizes(a) -> None:
-    out = {}
+    """Each size on each backend; runs of other sizes or backends already saved are kept."""
+    out = json.loads(RESULTS.read_text()).get("sizes", {}) if RESULTS.exists() else {}
     for n in a.sizes:
         inp = queries_file(n)
-        row = {}
+        row = out.get(str(n), {})
+        row.pop("identical_files", None)
         for b in a.backends:
             row[b] = run_dedup(inp, WORK / f"size_{n}_{b}", b, a.reserve_gb,
                                object_store_mb=a.object_store_mb if b == "ray" else 0)
-        if all(row[b].get("exit") == 0 and "stopped" not in row[b] for b in ("local", "ray") if b in row):
-            if len(row) == 2:
-                row["identical_files"] = same_outputs(WORK / f"size_{n}_local", WORK / f"size_{n}_ray")
+        if all(row.get(b, {}).get("exit") == 0 and "stopped" not in row[b] for b in ("local", "ray")):
+            row["identical_files"] = same_outputs(WORK / f"size_{n}_local", WORK / f"size_{n}_ray")
         out[str(n)] = row
         save("sizes", out)
 

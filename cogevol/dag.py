@@ -47,6 +47,7 @@ _CURATION = (
     _SHARDS,
 )
 _SHUFFLES = ("cogevol/raydata/exchange.py", "cogevol/hashing.py")
+_CHUNK_COUNTS = "cogevol/stage_counts.py  # a stage's counts, added up over a Ray run's chunks"
 _GRPO_DEPS = (
     "cogevol/train",
     _SHARDS,
@@ -133,6 +134,7 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/traffic",
             "cogevol/text.py",
             *_CURATION,
+            _CHUNK_COUNTS,
             *_SHUFFLES,
             "data/raw/traffic",
         ),
@@ -184,6 +186,7 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/rewards/expects.py",
             "cogevol/rewards/expects_lexicon.yaml",
             *_CURATION,
+            _CHUNK_COUNTS,
             "data/curated/dedup",
         ),
         params=("filter", *_CHECKLIST_PARAMS),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import orjson
@@ -21,6 +21,7 @@ from cogevol.curate.base import AXES, Verdict
 from cogevol.curate.rules import default_filters
 from cogevol.progress import Progress
 from cogevol.rewards.checklist_planner import PlannerConfig, plan_checklists
+from cogevol.stage_counts import add_counts
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +54,7 @@ class FilterStats:
 
     def merge(self, other: FilterStats) -> None:
         """Add another piece's counts (the Ray backend filters chunk by chunk)."""
-        for f in fields(self):
-            mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            if isinstance(mine, Counter):
-                mine.update(theirs)
-            elif isinstance(mine, dict):
-                for k, v in theirs.items():
-                    mine[k] = mine.get(k, 0) + v
-            else:
-                setattr(self, f.name, mine + theirs)
+        add_counts(self, other)
 
     def as_metrics(self) -> dict:
         return {

@@ -12,7 +12,6 @@ cluster has several nodes), so a retried task asks nothing twice.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from cogevol.curate.pipeline import OUTPUTS, FilterConfig, FilterStats, filter_l
 from cogevol.raydata.chunks import plan
 from cogevol.raydata.session import RayDataConfig, StepLog, ray_data
 from cogevol.rewards.checklist_planner import PlannerConfig
+from cogevol.stage_counts import counts_from, counts_json
 
 
 def _filter_chunks(batch: pa.Table, cfg: dict, planner: PlannerConfig, out: str) -> pa.Table:
@@ -46,19 +46,8 @@ def _filter_chunks(batch: pa.Table, cfg: dict, planner: PlannerConfig, out: str)
                     shards.join(out, like, shards.part_name(row["chunk"], like)), b"".join(body)
                 )
         chunks.append(row["chunk"])
-        counts.append(
-            orjson.dumps(
-                {k: dict(v) if isinstance(v, Counter) else v for k, v in vars(stats).items()}
-            ).decode()
-        )
+        counts.append(counts_json(stats))
     return pa.table({"chunk": pa.array(chunks, pa.int64()), "stats": pa.array(counts, pa.string())})
-
-
-def _stats_from(obj: dict) -> FilterStats:
-    stats = FilterStats()
-    for k, v in obj.items():
-        setattr(stats, k, Counter(v) if isinstance(getattr(stats, k), Counter) else v)
-    return stats
 
 
 def _shared_by_tasks(
@@ -133,7 +122,7 @@ def run_filter_ray(
         )
         stats = FilterStats()
         for r in results:
-            stats.merge(_stats_from(orjson.loads(r["stats"])))
+            stats.merge(counts_from(FilterStats, r["stats"]))
         StepLog("filter[ray]", 1).done(
             "filter",
             f"{stats.input:,} records in {len(chunks)} chunk(s), {stats.kept:,} kept",

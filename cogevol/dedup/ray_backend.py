@@ -110,248 +110,288 @@ def dedup_ray(
     files = [shards.absolute(f) for f in shards.parts(input_path)]
     out = shards.absolute(out_dir)
     with ray_data(ray_cfg) as session:
-        return _run(session, files, str(input_path), field, out, cfg, id_field, survivors)
+        chunks = plan([(f, record_kind(f)) for f in files], int(session.cfg.chunk_mb * 2**20))
+        return _DedupJob(session, cfg, chunks).run(str(input_path), field, out, id_field, survivors)
 
 
-def _run(session, files, input_path, field, out, cfg, id_field, survivors):
-    import ray
-    from ray.data.expressions import col
+class _DedupJob:
+    """One distributed dedup: a method per phase (read, ids, exact, SimHash, TF-IDF, write), each
+    taking the datasets the last one made; the job keeps what every phase shares (the config,
+    the partition counts, the step log and the timings the summary reports)."""
 
-    ray_cfg = session.cfg
-    chunks = plan([(f, record_kind(f)) for f in files], int(ray_cfg.chunk_mb * 2**20))
-    clock = StepLog("dedup[ray]", 10)
-    t0 = time.perf_counter()
-    timings: dict[str, float] = {}
+    def __init__(self, session, cfg: DedupConfig, chunks: list[Chunk]):
+        self.session, self.cfg, self.chunks = session, cfg, chunks
+        self.clock = StepLog("dedup[ray]", 10)
+        self.timings: dict[str, float] = {}
+        self.parts = self.gram_parts = 0
 
-    # read
-    table = ray.data.from_items(_chunk_rows(chunks), override_num_blocks=len(chunks))
-    read = table.map_batches(
-        _read,
-        fn_kwargs={"field": field, "id_field": id_field},
-        batch_format="pyarrow",
-        batch_size=1,
-    ).materialize()
-    rows = read.filter(expr=col("skip").is_null()).drop_columns(["skip"]).materialize()
-    n = rows.count()
-    skipped = read.count() - n
-    for s in read.filter(expr=col("skip").is_not_null()).take(5) if skipped else []:
-        log.warning("dedup input %s: skipped %s", input_path, s["skip"])
-    del read
-    parts, gram_parts = session.partitions(n), session.partitions(n, per_row=8)
-    timings["read_s"] = clock.done(
-        "read", f"{n:,} records in {len(chunks)} chunk(s), {skipped:,} skipped", n
-    )
-
-    # ids must be unique
-    dups = exchange(
-        {"r": (rows.map_batches(_id_keys, batch_format="pyarrow"), "idkey")},
-        steps.duplicate_ids,
-        parts,
-    ).materialize()
-    if dups.count():
-        first = dups.take(1)[0]
-        raise RecordError(
-            f"{input_path}: duplicate {id_field} {first['id']!r} "
-            f"({first['records']} records); ids must be unique"
+    def run(self, input_path: str, field: str, out: str, id_field: str, survivors: bool):
+        t0 = time.perf_counter()
+        table, rows, n, skipped = self.read(input_path, field, id_field)
+        self.check_ids(rows, n, input_path, id_field)
+        rows, nodes, n_nodes = self.exact(rows, n)
+        sim, sim_counts, lexical, docs, n_docs = self.simhash(nodes, n_nodes)
+        sem, tf_counts, semantic, group_sizes = self.tfidf(docs, n_docs)
+        n_written, vetoed = self.write(
+            table, rows, lexical, semantic, sim, sem, out, field, survivors
         )
-    clock.done("ids", "unique", n)
+        self.timings["total_s"] = time.perf_counter() - t0
+        summary = {
+            "input": n,
+            "exact_unique": n_nodes,
+            "lexical_groups": n_docs,
+            "semantic_groups": sum(group_sizes.values()),
+            "simhash_links": sim_counts,
+            "tfidf_links": tf_counts,
+            "vetoed": vetoed,
+            "config": asdict(self.cfg),
+            **{k: round(v, 3) for k, v in self.timings.items()},
+            "skipped": skipped,
+        }
+        return summary, group_sizes
 
-    # normalise, exact
-    exact = exchange(
-        {"r": (rows.map_batches(steps.normalized, batch_format="pyarrow"), "nkey")},
-        steps.exact,
-        parts,
-    ).materialize()
-    del rows
-    nodes = (
-        exact.filter(expr=col("support") > 0)
-        .select_columns(["node", "id", "text", "norm", "support"])
-        .materialize()
-    )
-    rows = exact.select_columns(["key", "chunk", "id", "text", "node"])
-    n_nodes = nodes.count()
-    timings["exact_s"] = clock.done("exact", f"{n_nodes:,} distinct normalised texts", n)
+    def read(self, input_path: str, field: str, id_field: str):
+        """The chunks' records in parallel; skipped ones logged and counted."""
+        import ray
+        from ray.data.expressions import col
 
-    # SimHash: candidates, verification, groups
-    t = time.perf_counter()
-    banded = nodes.map_batches(
-        steps.fingerprinted, fn_kwargs={"ngram": cfg.simhash_ngram}, batch_format="pyarrow"
-    ).map_batches(
-        steps.bands, fn_kwargs={"max_distance": cfg.simhash_max_distance}, batch_format="pyarrow"
-    )
-    candidates = exchange(
-        {"b": (banded, "bucket")},
-        steps.band_pairs,
-        parts,
-        max_distance=cfg.simhash_max_distance,
-        window=cfg.simhash_bucket_window,
-    )
-    sim = _verify(candidates, nodes, cfg, parts)
-    sim_accepted = sim.filter(expr=col("reason") == "").materialize()
-    sim_counts = {"candidates": sim.count(), "accepted": sim_accepted.count()}
-    clock.done(
-        "simhash links",
-        f"{sim_counts['accepted']:,} of {sim_counts['candidates']:,} candidate pairs accepted",
-        n_nodes,
-    )
-    reps = graph.representatives(sim_accepted, nodes, "support", parts, "SimHash links")
-    partners = graph.strongest_links(sim_accepted, parts, higher_is_better=False)
-    lexical = exchange(
-        {"n": (nodes, "node"), "r": (reps, "node"), "p": (partners, "node")},
-        assemble.lexical_nodes,
-        parts,
-    ).materialize()
-    docs = (
-        exchange({"n": (lexical, "lex_rep")}, assemble.documents, parts)
-        .map_batches(steps.shingled, batch_format="pyarrow")
-        .materialize()
-    )
-    n_docs = docs.count()
-    timings["simhash_s"] = clock.done(
-        "simhash groups", f"{n_docs:,} lexical groups", n_nodes, since=t
-    )
+        table = ray.data.from_items(_chunk_rows(self.chunks), override_num_blocks=len(self.chunks))
+        read = table.map_batches(
+            _read,
+            fn_kwargs={"field": field, "id_field": id_field},
+            batch_format="pyarrow",
+            batch_size=1,
+        ).materialize()
+        rows = read.filter(expr=col("skip").is_null()).drop_columns(["skip"]).materialize()
+        n = rows.count()
+        skipped = read.count() - n
+        for s in read.filter(expr=col("skip").is_not_null()).take(5) if skipped else []:
+            log.warning("dedup input %s: skipped %s", input_path, s["skip"])
+        self.parts = self.session.partitions(n)
+        self.gram_parts = self.session.partitions(n, per_row=8)
+        self.timings["read_s"] = self.clock.done(
+            "read", f"{n:,} records in {len(self.chunks)} chunk(s), {skipped:,} skipped", n
+        )
+        return table, rows, n, skipped
 
-    # TF-IDF over the lexical representatives
-    t = time.perf_counter()
-    ns = tuple(cfg.tfidf_ngrams)
-    grams = docs.map_batches(steps.grams, fn_kwargs={"ns": ns}, batch_format="pyarrow")
-    df = exchange({"g": (grams, "gram")}, steps.document_frequency, gram_parts).materialize()
-    vectors = exchange(
-        {"g": (df, "node"), "d": (docs, "node")},
-        steps.vectors,
-        gram_parts,
-        n_docs=n_docs,
-        prefix=cfg.tfidf_prefix,
-        max_df=cfg.tfidf_max_df,
-    ).materialize()
-    clock.done("tf-idf vectors", f"{df.count():,} (document, n-gram) entries", n_docs)
-    rare = (
-        (col("df") >= 2)
-        if cfg.tfidf_max_df is None
-        else (col("df") >= 2) & (col("df") <= cfg.tfidf_max_df)
-    )
-    postings = df.filter(expr=rare).select_columns(["gram", "node"])
-    prefixes = vectors.map_batches(steps.prefix_entries, batch_format="pyarrow")
-    occurrences = exchange(
-        {"p": (prefixes, "gram"), "f": (postings, "gram")}, steps.occurrences, gram_parts
-    )
-    qualified = exchange(
-        {
-            "o": (occurrences, "j"),
-            "v": (vectors.select_columns(["node", "shingle", "normval"]), "node"),
-        },
-        steps.qualified,
-        gram_parts,
-        min_shared=cfg.tfidf_min_shared,
-    )
-    scored = exchange(
-        {
-            "q": (qualified, "i"),
-            "v": (vectors.select_columns(["node", "grams", "idf", "w"]), "node"),
-        },
-        steps.cosines,
-        # few and large, as many for 1 CPU as for 4: a partition rebuilds each other document it
-        # meets once, so more partitions means more work (about 60 links per document)
-        session.partitions(n_docs, per_row=2, least=max(4, session.cpus)),
-        ns=ns,
-        threshold=cfg.tfidf_threshold,
-    ).materialize()  # the links are streamed through, never stored: each partition counts its own
-    n_candidates = int(scored.filter(expr=col("lo") < 0).sum("hi") or 0)
-    del df, postings, prefixes, occurrences, qualified
-    clock.done("tf-idf candidates", f"{n_candidates:,} candidate links scored", n_docs)
-    sem = _verify(scored.filter(expr=col("lo") >= 0), docs, cfg, parts)
-    del scored
-    sem_accepted = sem.filter(expr=col("reason") == "").materialize()
-    with_prefix = vectors.filter(expr=col("plen") > 0).count()
-    del vectors
-    tf_counts = {
-        "candidates": n_candidates,
-        "accepted": sem_accepted.count(),
-        "pairs": sem.count(),
-        "docs_without_prefix": n_docs - with_prefix,
-        "prefix": cfg.tfidf_prefix,
-        "min_shared": cfg.tfidf_min_shared,
-        "max_df": cfg.tfidf_max_df,
-    }
-    clock.done(
-        "tf-idf links",
-        f"{tf_counts['accepted']:,} of {tf_counts['pairs']:,} pairs at "
-        f"cosine >= {cfg.tfidf_threshold} accepted",
-        n_docs,
-    )
-    sem_reps = graph.representatives(sem_accepted, docs, "lex_support", parts, "TF-IDF links")
-    sem_partners = graph.strongest_links(sem_accepted, parts, higher_is_better=True)
-    doc_results = exchange(
-        {"d": (docs, "node"), "r": (sem_reps, "node"), "p": (sem_partners, "node")},
-        assemble.doc_results,
-        parts,
-    )
-    semantic = exchange(
-        {"d": (doc_results, "sem_rep")}, assemble.semantic_groups, parts
-    ).materialize()
-    group_sizes = {
-        int(r["sem_size"]): int(r["count()"])
-        for r in semantic.filter(expr=col("is_sem_rep"))
-        .groupby("sem_size", num_partitions=parts)
-        .count()
-        .take_all()
-    }
-    timings["tfidf_s"] = clock.done(
-        "tf-idf groups", f"{sum(group_sizes.values()):,} groups", n_docs, since=t
-    )
+    def check_ids(self, rows, n: int, input_path: str, id_field: str) -> None:
+        """Ids must be unique, as in-process: an error naming one that is not."""
+        dups = exchange(
+            {"r": (rows.map_batches(_id_keys, batch_format="pyarrow"), "idkey")},
+            steps.duplicate_ids,
+            self.parts,
+        ).materialize()
+        if dups.count():
+            first = dups.take(1)[0]
+            raise RecordError(
+                f"{input_path}: duplicate {id_field} {first['id']!r} "
+                f"({first['records']} records); ids must be unique"
+            )
+        self.clock.done("ids", "unique", n)
 
-    # results per node and row, written per chunk
-    t = time.perf_counter()
-    names = lexical.select_columns(["node", "id", "text"])
-    semantic = exchange(
-        {"x": (semantic, "tf_partner"), "n": (names, "node")},
-        assemble.partner_ids,
-        parts,
-        partner="tf_partner",
-        out="tf_partner_id",
-    )
-    results = exchange(
-        {"n": (lexical, "lex_rep"), "d": (semantic, "node")}, assemble.node_results, parts
-    )
-    results = exchange(
-        {"x": (results, "sh_partner"), "n": (names, "node")},
-        assemble.partner_ids,
-        parts,
-        partner="sh_partner",
-        out="sh_partner_id",
-    )
-    per_row = exchange({"r": (rows, "node"), "f": (results, "node")}, assemble.row_results, parts)
-    for name in (*OUTPUTS, "deduped.jsonl"):
-        shards.clear(shards.join(out, name))
-        shards.make_dir(shards.join(out, name))
-    written = exchange(
-        {"r": (per_row, "chunk"), "c": (table, "chunk")},
-        assemble.write_chunks,
-        parts,
-        out=out,
-        field=field,
-        survivors=survivors,
-    )
-    n_written = int(written.sum("rows") or 0)
-    vetoed = _vetoed(sim, sem, names, chunks, out, field, parts)
-    _ensure_parts(out, field, survivors)
-    timings["write_s"] = clock.done(
-        "write", f"{n_written:,} rows, {vetoed:,} vetoed links", n_written, since=t
-    )
-    timings["total_s"] = time.perf_counter() - t0
-    summary = {
-        "input": n,
-        "exact_unique": n_nodes,
-        "lexical_groups": n_docs,
-        "semantic_groups": sum(group_sizes.values()),
-        "simhash_links": sim_counts,
-        "tfidf_links": tf_counts,
-        "vetoed": vetoed,
-        "config": asdict(cfg),
-        **{k: round(v, 3) for k, v in timings.items()},
-        "skipped": skipped,
-    }
-    return summary, group_sizes
+    def exact(self, rows, n: int):
+        """One node per distinct normalised text; every row tagged with its node."""
+        from ray.data.expressions import col
+
+        exact = exchange(
+            {"r": (rows.map_batches(steps.normalized, batch_format="pyarrow"), "nkey")},
+            steps.exact,
+            self.parts,
+        ).materialize()
+        nodes = (
+            exact.filter(expr=col("support") > 0)
+            .select_columns(["node", "id", "text", "norm", "support"])
+            .materialize()
+        )
+        rows = exact.select_columns(["key", "chunk", "id", "text", "node"])
+        n_nodes = nodes.count()
+        self.timings["exact_s"] = self.clock.done(
+            "exact", f"{n_nodes:,} distinct normalised texts", n
+        )
+        return rows, nodes, n_nodes
+
+    def simhash(self, nodes, n_nodes: int):
+        """SimHash candidates, their verification, lexical groups; the lexical representatives
+        as the TF-IDF pass's documents (with their shingles)."""
+        from ray.data.expressions import col
+
+        cfg, parts, t = self.cfg, self.parts, time.perf_counter()
+        banded = nodes.map_batches(
+            steps.fingerprinted, fn_kwargs={"ngram": cfg.simhash_ngram}, batch_format="pyarrow"
+        ).map_batches(
+            steps.bands,
+            fn_kwargs={"max_distance": cfg.simhash_max_distance},
+            batch_format="pyarrow",
+        )
+        candidates = exchange(
+            {"b": (banded, "bucket")},
+            steps.band_pairs,
+            parts,
+            max_distance=cfg.simhash_max_distance,
+            window=cfg.simhash_bucket_window,
+        )
+        sim = _verify(candidates, nodes, cfg, parts)
+        accepted = sim.filter(expr=col("reason") == "").materialize()
+        counts = {"candidates": sim.count(), "accepted": accepted.count()}
+        self.clock.done(
+            "simhash links",
+            f"{counts['accepted']:,} of {counts['candidates']:,} candidate pairs accepted",
+            n_nodes,
+        )
+        reps = graph.representatives(accepted, nodes, "support", parts, "SimHash links")
+        partners = graph.strongest_links(accepted, parts, higher_is_better=False)
+        lexical = exchange(
+            {"n": (nodes, "node"), "r": (reps, "node"), "p": (partners, "node")},
+            assemble.lexical_nodes,
+            parts,
+        ).materialize()
+        docs = (
+            exchange({"n": (lexical, "lex_rep")}, assemble.documents, parts)
+            .map_batches(steps.shingled, batch_format="pyarrow")
+            .materialize()
+        )
+        n_docs = docs.count()
+        self.timings["simhash_s"] = self.clock.done(
+            "simhash groups", f"{n_docs:,} lexical groups", n_nodes, since=t
+        )
+        return sim, counts, lexical, docs, n_docs
+
+    def tfidf(self, docs, n_docs: int):
+        """Document frequencies, vectors, candidates from rare n-grams, cosines, verification,
+        semantic groups; the links are streamed through and counted, never stored."""
+        from ray.data.expressions import col
+
+        cfg, parts, gram_parts, t = self.cfg, self.parts, self.gram_parts, time.perf_counter()
+        ns = tuple(cfg.tfidf_ngrams)
+        grams = docs.map_batches(steps.grams, fn_kwargs={"ns": ns}, batch_format="pyarrow")
+        df = exchange({"g": (grams, "gram")}, steps.document_frequency, gram_parts).materialize()
+        vectors = exchange(
+            {"g": (df, "node"), "d": (docs, "node")},
+            steps.vectors,
+            gram_parts,
+            n_docs=n_docs,
+            prefix=cfg.tfidf_prefix,
+            max_df=cfg.tfidf_max_df,
+        ).materialize()
+        self.clock.done("tf-idf vectors", f"{df.count():,} (document, n-gram) entries", n_docs)
+        rare = (
+            (col("df") >= 2)
+            if cfg.tfidf_max_df is None
+            else (col("df") >= 2) & (col("df") <= cfg.tfidf_max_df)
+        )
+        postings = df.filter(expr=rare).select_columns(["gram", "node"])
+        prefixes = vectors.map_batches(steps.prefix_entries, batch_format="pyarrow")
+        occurrences = exchange(
+            {"p": (prefixes, "gram"), "f": (postings, "gram")}, steps.occurrences, gram_parts
+        )
+        qualified = exchange(
+            {
+                "o": (occurrences, "j"),
+                "v": (vectors.select_columns(["node", "shingle", "normval"]), "node"),
+            },
+            steps.qualified,
+            gram_parts,
+            min_shared=cfg.tfidf_min_shared,
+        )
+        scored = exchange(
+            {
+                "q": (qualified, "i"),
+                "v": (vectors.select_columns(["node", "grams", "idf", "w"]), "node"),
+            },
+            steps.cosines,
+            # few and large, as many for 1 CPU as for 4: a partition rebuilds each other document
+            # it meets once, so more partitions means more work (about 60 links per document)
+            self.session.partitions(n_docs, per_row=2, least=max(4, self.session.cpus)),
+            ns=ns,
+            threshold=cfg.tfidf_threshold,
+        ).materialize()  # each partition's status row (lo = -1) counts the links it scored
+        n_candidates = int(scored.filter(expr=col("lo") < 0).sum("hi") or 0)
+        del df, postings, prefixes, occurrences, qualified
+        self.clock.done("tf-idf candidates", f"{n_candidates:,} candidate links scored", n_docs)
+        sem = _verify(scored.filter(expr=col("lo") >= 0), docs, cfg, parts)
+        del scored
+        accepted = sem.filter(expr=col("reason") == "").materialize()
+        with_prefix = vectors.filter(expr=col("plen") > 0).count()
+        del vectors
+        counts = {
+            "candidates": n_candidates,
+            "accepted": accepted.count(),
+            "pairs": sem.count(),
+            "docs_without_prefix": n_docs - with_prefix,
+            "prefix": cfg.tfidf_prefix,
+            "min_shared": cfg.tfidf_min_shared,
+            "max_df": cfg.tfidf_max_df,
+        }
+        self.clock.done(
+            "tf-idf links",
+            f"{counts['accepted']:,} of {counts['pairs']:,} pairs at "
+            f"cosine >= {cfg.tfidf_threshold} accepted",
+            n_docs,
+        )
+        reps = graph.representatives(accepted, docs, "lex_support", parts, "TF-IDF links")
+        partners = graph.strongest_links(accepted, parts, higher_is_better=True)
+        doc_results = exchange(
+            {"d": (docs, "node"), "r": (reps, "node"), "p": (partners, "node")},
+            assemble.doc_results,
+            parts,
+        )
+        semantic = exchange(
+            {"d": (doc_results, "sem_rep")}, assemble.semantic_groups, parts
+        ).materialize()
+        group_sizes = {
+            int(r["sem_size"]): int(r["count()"])
+            for r in semantic.filter(expr=col("is_sem_rep"))
+            .groupby("sem_size", num_partitions=parts)
+            .count()
+            .take_all()
+        }
+        self.timings["tfidf_s"] = self.clock.done(
+            "tf-idf groups", f"{sum(group_sizes.values()):,} groups", n_docs, since=t
+        )
+        return sem, counts, semantic, group_sizes
+
+    def write(self, table, rows, lexical, semantic, sim, sem, out, field, survivors):
+        """Results per node, then per row, written per chunk in input order; the vetoes."""
+        parts, t = self.parts, time.perf_counter()
+        names = lexical.select_columns(["node", "id", "text"])
+        semantic = exchange(
+            {"x": (semantic, "tf_partner"), "n": (names, "node")},
+            assemble.partner_ids,
+            parts,
+            partner="tf_partner",
+            out="tf_partner_id",
+        )
+        results = exchange(
+            {"n": (lexical, "lex_rep"), "d": (semantic, "node")}, assemble.node_results, parts
+        )
+        results = exchange(
+            {"x": (results, "sh_partner"), "n": (names, "node")},
+            assemble.partner_ids,
+            parts,
+            partner="sh_partner",
+            out="sh_partner_id",
+        )
+        per_row = exchange(
+            {"r": (rows, "node"), "f": (results, "node")}, assemble.row_results, parts
+        )
+        for name in (*OUTPUTS, "deduped.jsonl"):
+            shards.clear(shards.join(out, name))
+            shards.make_dir(shards.join(out, name))
+        written = exchange(
+            {"r": (per_row, "chunk"), "c": (table, "chunk")},
+            assemble.write_chunks,
+            parts,
+            out=out,
+            field=field,
+            survivors=survivors,
+        )
+        n_written = int(written.sum("rows") or 0)
+        vetoed = _vetoed(sim, sem, names, self.chunks, out, field, parts)
+        _ensure_parts(out, field, survivors)
+        self.timings["write_s"] = self.clock.done(
+            "write", f"{n_written:,} rows, {vetoed:,} vetoed links", n_written, since=t
+        )
+        return n_written, vetoed
 
 
 def _verify(pairs, nodes, cfg: DedupConfig, parts: int):

@@ -12,13 +12,14 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
 
 from cogevol import shards
 from cogevol.progress import Progress
+from cogevol.stage_counts import add_counts
 from cogevol.text import detect_script_lang
 from cogevol.traffic import pii
 from cogevol.traffic.classify import classify
@@ -52,12 +53,7 @@ class MineStats:
 
     def merge(self, other: MineStats) -> None:
         """Add another piece's counts (the Ray backend mines chunk by chunk)."""
-        for f in fields(self):
-            mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            if isinstance(mine, Counter):
-                mine.update(theirs)
-            elif f.name != "seconds":
-                setattr(self, f.name, mine + theirs)
+        add_counts(self, other, skip=("seconds",))
 
     def as_metrics(self) -> dict:
         return {

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from cogevol import shards
 from cogevol.raydata.chunks import Chunk, count_newlines, plan, with_line_numbers
 from cogevol.raydata.exchange import Tables, column, exchange, keys_of_strings
 from cogevol.raydata.session import RayDataConfig, StepLog, ray_data
+from cogevol.stage_counts import counts_from, counts_json
 from cogevol.traffic.mine import OUTPUTS, MineConfig, MineStats, mine_records, relative_source
 from cogevol.traffic.readers import READERS, InputError, RawRecord, discover, read_jsonl
 from cogevol.traffic.schema import SchemaError, validate
@@ -162,24 +162,13 @@ def _mine_chunks(tables: Tables, cfg: MineConfig, out: str, empty_files: frozens
                     shards.join(out, like, shards.part_name(row["chunk"], like)), b"".join(body)
                 )
         result["chunk"].append(row["chunk"])
-        result["stats"].append(orjson.dumps(_stats_json(stats)).decode())
+        result["stats"].append(counts_json(stats))
     return pa.table(
         {
             "chunk": pa.array(result["chunk"], pa.int64()),
             "stats": pa.array(result["stats"], pa.string()),
         }
     )
-
-
-def _stats_json(stats: MineStats) -> dict:
-    return {k: dict(v) if isinstance(v, Counter) else v for k, v in vars(stats).items()}
-
-
-def _stats_from(obj: dict) -> MineStats:
-    stats = MineStats()
-    for k, v in obj.items():
-        setattr(stats, k, Counter(v) if isinstance(getattr(stats, k), Counter) else v)
-    return stats
 
 
 def run_mine_ray(
@@ -240,7 +229,7 @@ def run_mine_ray(
         ).take_all()
         stats = MineStats()
         for r in results:
-            stats.merge(_stats_from(orjson.loads(r["stats"])))
+            stats.merge(counts_from(MineStats, r["stats"]))
         stats.seconds = time.perf_counter() - t0
         clock.done("mine", f"{stats.read:,} records, {stats.kept:,} kept", stats.read)
     if stats.valid == 0:
