@@ -11,7 +11,7 @@ import orjson
 import pyarrow as pa
 
 from cogevol import shards
-from cogevol.dedup.audit import fmt_score
+from cogevol.dedup.audit import audit_headers, fmt_score
 from cogevol.dedup.records import raw_records
 from cogevol.raydata.exchange import Tables, column, positions, strings
 
@@ -284,34 +284,6 @@ def row_results(tables: Tables) -> pa.Table:
     )
 
 
-def headers(field: str) -> dict[str, list[str]]:
-    """The four audit files' headers (audit.write_audit's)."""
-    return {
-        "deduped_queries.csv": ["id", field, "group_size"],
-        "query_groups.csv": [
-            "id",
-            "representative_id",
-            "group_size",
-            "match",
-            "exact_duplicate_of",
-            "simhash_linked_to",
-            "hamming",
-            field,
-        ],
-        "semantic_deduped_queries.csv": ["id", field, "group_size"],
-        "semantic_query_groups.csv": [
-            "id",
-            "representative_id",
-            "group_size",
-            "lexical_representative_id",
-            "tfidf_linked_to",
-            "cosine",
-            field,
-        ],
-        "vetoed_links.csv": ["pass", "id_a", "id_b", "score", "reason", f"{field}_a", f"{field}_b"],
-    }
-
-
 def write_chunks(tables: Tables, out: str, field: str, survivors: bool) -> pa.Table:
     """Each chunk's rows, in input order, into that chunk's part of every output file."""
     r = tables["r"]
@@ -329,7 +301,7 @@ def write_chunks(tables: Tables, out: str, field: str, survivors: bool) -> pa.Ta
 def _write_chunk(r: pa.Table, c: pa.Table, out: str, field: str, survivors: bool) -> None:
     chunk = int(column(r, "chunk")[0])
     cols = {name: r.column(name).to_pylist() for name in r.column_names}
-    head = headers(field)
+    head = audit_headers(field)
     rows = list(range(r.num_rows))
     lex = [k for k in rows if cols["lex_row"][k]]
     sem = [k for k in rows if cols["sem_row"][k]]
@@ -433,7 +405,7 @@ def write_vetoed(tables: Tables, out: str, field: str) -> pa.Table:
         ]
         part = shards.part_name(cols["chunk"][s], name, tag=cols["pass"][s])
         shards.write_bytes(
-            shards.join(out, name, part), shards.csv_bytes(headers(field)[name], body)
+            shards.join(out, name, part), shards.csv_bytes(audit_headers(field)[name], body)
         )
     return pa.table(
         {"chunk": [cols["chunk"][s] for s in starts], "rows": np.diff([*starts, len(group)])}

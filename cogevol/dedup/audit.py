@@ -28,6 +28,34 @@ def fmt_score(x: float, digits: int) -> str:
     return "" if np.isnan(x) else f"{x:.{digits}f}"
 
 
+def audit_headers(field: str) -> dict[str, list[str]]:
+    """Each audit file's header row, for a text field named `field` (both backends write these)."""
+    return {
+        "deduped_queries.csv": ["id", field, "group_size"],
+        "query_groups.csv": [
+            "id",
+            "representative_id",
+            "group_size",
+            "match",
+            "exact_duplicate_of",
+            "simhash_linked_to",
+            "hamming",
+            field,
+        ],
+        "semantic_deduped_queries.csv": ["id", field, "group_size"],
+        "semantic_query_groups.csv": [
+            "id",
+            "representative_id",
+            "group_size",
+            "lexical_representative_id",
+            "tfidf_linked_to",
+            "cosine",
+            field,
+        ],
+        "vetoed_links.csv": ["pass", "id_a", "id_b", "score", "reason", f"{field}_a", f"{field}_b"],
+    }
+
+
 def write_audit(res: DedupResult, out_dir: str | Path, field: str = "query") -> dict[str, str]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -41,33 +69,24 @@ def write_audit(res: DedupResult, out_dir: str | Path, field: str = "query") -> 
     lex_size_of_row, lex_size = groups(res.lexical_rep)
     sem_size_of_row, sem_size = groups(res.semantic_rep)
 
-    def write(name: str, header: list[str], rows) -> None:
+    head = audit_headers(field)
+
+    def write(name: str, rows) -> None:
         p = out / name
         shards.clear(p)  # a Ray run may have left a part directory here
         with open(p, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
-            w.writerow(header)
+            w.writerow(head[name])
             w.writerows(rows)
         paths[name] = str(p)
 
     lex_reps = np.flatnonzero(res.lexical_rep == np.arange(len(ids)))
     write(
         "deduped_queries.csv",
-        ["id", field, "group_size"],
         ((ids[r], texts[r], int(lex_size[r])) for r in lex_reps.tolist()),
     )
     write(
         "query_groups.csv",
-        [
-            "id",
-            "representative_id",
-            "group_size",
-            "match",
-            "exact_duplicate_of",
-            "simhash_linked_to",
-            "hamming",
-            field,
-        ],
         (
             (
                 ids[r],
@@ -85,20 +104,10 @@ def write_audit(res: DedupResult, out_dir: str | Path, field: str = "query") -> 
     sem_reps = np.flatnonzero(res.semantic_rep == np.arange(len(ids)))
     write(
         "semantic_deduped_queries.csv",
-        ["id", field, "group_size"],
         ((ids[r], texts[r], int(sem_size[r])) for r in sem_reps.tolist()),
     )
     write(
         "semantic_query_groups.csv",
-        [
-            "id",
-            "representative_id",
-            "group_size",
-            "lexical_representative_id",
-            "tfidf_linked_to",
-            "cosine",
-            field,
-        ],
         (
             (
                 ids[r],
@@ -114,7 +123,6 @@ def write_audit(res: DedupResult, out_dir: str | Path, field: str = "query") -> 
     )
     write(
         "vetoed_links.csv",
-        ["pass", "id_a", "id_b", "score", "reason", f"{field}_a", f"{field}_b"],
         (
             (p, ids[a], ids[b], f"{s:.4f}", why, texts[a], texts[b])
             for p, a, b, s, why in res.vetoed

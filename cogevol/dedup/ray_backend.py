@@ -32,6 +32,7 @@ import pyarrow as pa
 
 from cogevol import shards
 from cogevol.dedup import assemble, steps
+from cogevol.dedup.audit import audit_headers
 from cogevol.dedup.pipeline import DedupConfig
 from cogevol.dedup.records import RecordError, accept, raw_records, record_kind
 from cogevol.raydata import graph
@@ -428,7 +429,7 @@ def _vetoed(sim, sem, names, chunks: list[Chunk], out: str, field: str, parts: i
 
 def _ensure_parts(out: str, field: str, survivors: bool) -> None:
     """An output with no rows at all still holds one part: the header (as in-process)."""
-    head = assemble.headers(field)
+    head = audit_headers(field)
     for name in OUTPUTS:
         d = shards.join(out, name)
         if not shards.parts(d):

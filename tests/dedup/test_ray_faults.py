@@ -3,26 +3,17 @@ network namespace) that loses a worker mid-task and then the whole second node: 
 through Ray's retries and lineage, and every output equals the in-process run's, byte for byte."""
 
 import json
-import shutil
 import subprocess
 import sys
 
 import pytest
 
+from tests.private_network import NS, needs_private_network
+
 pytestmark = [pytest.mark.timeout(400)]
 
 
-NS = ["unshare", "-n", "-p", "-f", "--mount-proc"]  # own network and own processes (ray_faults.py)
-
-
-def _netns_ok() -> bool:
-    if not shutil.which("unshare") or not shutil.which("ip"):
-        return False
-    return subprocess.run([*NS, "true"], capture_output=True).returncode == 0
-
-
-@pytest.mark.skipif(not _netns_ok(), reason="needs `unshare -n` (root): Ray's servers listen on every interface, "
-                                            "so the cluster test runs only where a private network namespace keeps it off the network")
+@needs_private_network
 def test_a_killed_worker_and_a_killed_node_lose_nothing_and_change_nothing(tmp_path):
     out = tmp_path / "faults.json"
     cmd = (f"ip link set lo up && exec {sys.executable} -m tests.dedup.ray_faults --queries 8000 "

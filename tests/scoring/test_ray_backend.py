@@ -3,28 +3,17 @@ loopback inside a private network namespace): same verdicts as in-process scorin
 both nodes, and a killed actor's items retried on the other with none lost or answered twice."""
 
 import json
-import shutil
 import subprocess
 import sys
 
 import pytest
 
+from tests.private_network import NS, needs_private_network
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
 
 
-# own network (Ray listens on every interface) and own processes (`ray stop` in there must not
-# reach another Ray on the machine, such as the one the curation tests share)
-NS = ["unshare", "-n", "-p", "-f", "--mount-proc"]
-
-
-def _netns_ok() -> bool:
-    if not shutil.which("unshare") or not shutil.which("ip"):
-        return False
-    return subprocess.run([*NS, "true"], capture_output=True).returncode == 0
-
-
-@pytest.mark.skipif(not _netns_ok(), reason="needs `unshare -n` (root): Ray's servers listen on every interface, "
-                                            "so the cluster test runs only where a private network namespace keeps it off the network")
+@needs_private_network
 def test_two_node_cluster_matches_local_scoring_and_survives_a_killed_actor(tmp_path):
     out = tmp_path / "ray.json"
     cmd = f"ip link set lo up && exec {sys.executable} -m tests.scoring.ray_cluster --limit 6 --out {out}"
