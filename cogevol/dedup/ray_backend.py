@@ -239,12 +239,8 @@ class _DedupJob:
             f"{counts['accepted']:,} of {counts['candidates']:,} candidate pairs accepted",
             n_nodes,
         )
-        reps = graph.representatives(accepted, nodes, "support", parts, "SimHash links")
-        partners = graph.strongest_links(accepted, parts, higher_is_better=False)
-        lexical = exchange(
-            {"n": (nodes, "node"), "r": (reps, "node"), "p": (partners, "node")},
-            assemble.lexical_nodes,
-            parts,
+        lexical = self.grouped(
+            accepted, "n", nodes, "support", "SimHash links", False, assemble.lexical_nodes
         ).materialize()
         docs = (
             exchange({"n": (lexical, "lex_rep")}, assemble.documents, parts)
@@ -329,12 +325,8 @@ class _DedupJob:
             f"cosine >= {cfg.tfidf_threshold} accepted",
             n_docs,
         )
-        reps = graph.representatives(accepted, docs, "lex_support", parts, "TF-IDF links")
-        partners = graph.strongest_links(accepted, parts, higher_is_better=True)
-        doc_results = exchange(
-            {"d": (docs, "node"), "r": (reps, "node"), "p": (partners, "node")},
-            assemble.doc_results,
-            parts,
+        doc_results = self.grouped(
+            accepted, "d", docs, "lex_support", "TF-IDF links", True, assemble.doc_results
         )
         semantic = exchange(
             {"d": (doc_results, "sem_rep")}, assemble.semantic_groups, parts
@@ -350,6 +342,18 @@ class _DedupJob:
             "tf-idf groups", f"{sum(group_sizes.values()):,} groups", n_docs, since=t
         )
         return sem, counts, semantic, group_sizes
+
+    def grouped(self, accepted, tag, nodes, weight, what, higher_is_better, assemble_fn):
+        """One pass's groups: components of its accepted links, a representative elected per
+        component by `weight`, each node's strongest link; `assemble_fn` joins the three to
+        `nodes` (passed under `tag`)."""
+        reps = graph.representatives(accepted, nodes, weight, self.parts, what)
+        partners = graph.strongest_links(accepted, self.parts, higher_is_better=higher_is_better)
+        return exchange(
+            {tag: (nodes, "node"), "r": (reps, "node"), "p": (partners, "node")},
+            assemble_fn,
+            self.parts,
+        )
 
     def write(self, table, rows, lexical, semantic, sim, sem, out, field, survivors):
         """Results per node, then per row, written per chunk in input order; the vetoes."""

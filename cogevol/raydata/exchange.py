@@ -77,13 +77,11 @@ def _gather(group: pa.Table, fn: Callable, tags: tuple[str, ...], kwargs: dict) 
     for k, tag in enumerate(group.column("_tag").to_pylist()):
         piece = pa.ipc.open_stream(blobs[k].as_buffer()).read_all()  # no copy of the bytes
         by_tag.setdefault(tag, []).append(piece)
-    del group, blobs
     tables: Tables = dict.fromkeys(tags)
     for tag, pieces in by_tag.items():
         tables[tag] = (
             pa.concat_tables(pieces, promote_options="default") if len(pieces) > 1 else pieces[0]
         )
-    del by_tag
     return fn(tables, **kwargs)
 
 
