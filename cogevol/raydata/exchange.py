@@ -13,6 +13,15 @@ map_groups), so Ray schedules, spills and retries it:
 
 So a step is a plain function of tables, testable without Ray, and a partition is complete when
 it runs: a group, a join or a window never sees half of its keys.
+
+Sizing the shuffle keeps the driver small. Ray keeps every task return under 100 KB inline, in
+the heap of its owner (the driver here), and a sort shuffle returns one piece per (map task,
+shuffle task): a shuffle of many small pieces sits in the driver's memory, not in the object
+store, which spills. So:
+* a shuffle task gathers `partitions_per_task` hash partitions (params.yaml curation.ray) and
+  calls the step once per partition, so a step's memory is still one partition's;
+* a map task bundles input blocks until it has `PIECE_ROWS` rows for each shuffle task, so each
+  piece is a few hundred KB at least and goes to the object store.
 """
 
 from __future__ import annotations
@@ -23,9 +32,13 @@ import numpy as np
 import pyarrow as pa
 
 from cogevol.hashing import splitmix64, string_keys
+from cogevol.raydata.session import CLUSTER_CPUS, PARTITIONS_PER_TASK
 
 Tables = dict[str, "pa.Table | None"]
 _IPC = pa.ipc.IpcWriteOptions(compression="lz4")
+# rows a map task sends each shuffle task at least: 16 Ki rows of the narrowest table (two int64
+# columns) are 256 KB, past Ray's 100 KB limit for returns kept inline in the driver
+PIECE_ROWS = 16_384
 
 
 def keys_of_strings(values: pa.ChunkedArray | pa.Array | list[str]) -> np.ndarray:
@@ -95,21 +108,34 @@ def exchange(
     `fn(tables, **kwargs)`, where `tables[tag]` is that partition's rows of input `tag` (None
     when it has none). `inputs` maps tag -> (Ray Dataset, key column of int64/uint64 keys).
     Returns the Ray Dataset of everything `fn` returned (lazy, like any Ray Dataset)."""
+    tasks = shuffle_tasks(parts)
     pieces = [
         ds.map_batches(
             _bucket,
             fn_kwargs={"tag": tag, "key": key, "parts": parts},
             batch_format="pyarrow",
-            batch_size=None,
+            batch_size=PIECE_ROWS * tasks,  # small blocks bundled, large ones cut to this
         )
         for tag, (ds, key) in inputs.items()
     ]
     merged = pieces[0].union(*pieces[1:]) if len(pieces) > 1 else pieces[0]
-    return merged.groupby("_part", num_partitions=parts).map_groups(
+    return merged.groupby("_part", num_partitions=tasks).map_groups(
         _gather,
         fn_kwargs={"fn": fn, "tags": tuple(inputs), "kwargs": kwargs},
         batch_format="pyarrow",
     )
+
+
+def shuffle_tasks(parts: int) -> int:
+    """How many shuffle tasks gather `parts` hash partitions (each task some whole partitions):
+    `partitions_per_task` to a task, but never fewer than two tasks per CPU while there are
+    partitions enough, so that no CPU idles behind the last task of a step."""
+    from ray.data import DataContext
+
+    ctx = DataContext.get_current()
+    per_task = max(1, int(ctx.get_config(PARTITIONS_PER_TASK, 1)))
+    floor = min(parts, 2 * int(ctx.get_config(CLUSTER_CPUS, 1)))
+    return max(1, floor, -(-parts // per_task))
 
 
 def positions(keys: np.ndarray, table_keys: np.ndarray) -> np.ndarray:

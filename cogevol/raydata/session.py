@@ -6,6 +6,7 @@ connects (or starts a local instance) and sets the few Data options the backends
 * shuffles are Ray Data's task-based sort shuffle: every intermediate block is a task output,
   so a block lost with its worker or node is rebuilt from lineage, and a small shuffle costs
   a fraction of a second (the default hash shuffle waits seconds for its aggregator actors);
+* a shuffle task gathers `partitions_per_task` hash partitions (exchange.py says why);
 * progress bars (rows/s and ETA per operator) only when asked: stage logs get one line per step
   from the backends instead.
 """
@@ -21,6 +22,10 @@ from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 
+# DataContext config keys the exchanges read (cogevol/raydata/exchange.py): partitions a shuffle
+# task gathers, and the cluster's CPUs
+PARTITIONS_PER_TASK, CLUSTER_CPUS = "cogevol.partitions_per_task", "cogevol.cluster_cpus"
+
 
 @dataclass(frozen=True)
 class RayDataConfig:
@@ -31,6 +36,7 @@ class RayDataConfig:
     object_store_mb: int = 0
     chunk_mb: float = 8
     rows_per_partition: int = 100_000
+    partitions_per_task: int = 4
     progress_bars: bool = False
 
 
@@ -112,6 +118,8 @@ def ray_data(cfg: RayDataConfig | None = None) -> Iterator[RaySession]:
         logging.getLogger("ray.data").setLevel(logging.WARNING)
     resources = ray.cluster_resources()
     session = RaySession(cfg, int(resources.get("CPU", 1)), len(ray.nodes()))
+    ctx.set_config(PARTITIONS_PER_TASK, cfg.partitions_per_task)
+    ctx.set_config(CLUSTER_CPUS, session.cpus)
     log.info("ray: %d CPUs on %d node(s)", session.cpus, session.nodes)
     try:
         yield session
