@@ -6,7 +6,8 @@ connects (or starts a local instance) and sets the few Data options the backends
 * shuffles are Ray Data's task-based sort shuffle: every intermediate block is a task output,
   so a block lost with its worker or node is rebuilt from lineage, and a small shuffle costs
   a fraction of a second (the default hash shuffle waits seconds for its aggregator actors);
-* a shuffle task gathers `partitions_per_task` hash partitions (exchange.py says why);
+* a shuffle task gathers `partitions_per_task` hash partitions and a map task bundles blocks, so
+  that shuffle pieces go to the object store, not the driver's heap (exchange.py says why);
 * progress bars (rows/s and ETA per operator) only when asked: stage logs get one line per step
   from the backends instead.
 """

@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.usefixtures("ray_local"), pytest.mark.timeout(300)]
 
 
 def _calls(tables, n_parts):
-    """One row per call: the partitions its keys fall in and how many rows of each input."""
+    """One row per call: the partitions its keys fall in, and its keys of each input."""
     a, b = tables["a"], tables["b"]
     keys = np.r_[[] if a is None else a.column("k").to_numpy(), [] if b is None else b.column("k").to_numpy()]
     seen = np.unique(partition_of(keys.astype(np.int64), n_parts))
