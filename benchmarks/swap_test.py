@@ -22,11 +22,11 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from cogevol.checklist.planner import ChecklistPlanner, PlannerConfig, planner_from_params
 from cogevol.config import load_params
 from cogevol.evaluate.page_agreement import load_labels
 from cogevol.logs import setup_logging
 from cogevol.progress import Progress
-from cogevol.rewards.checklist_planner import ChecklistPlanner, PlannerConfig, planner_from_params
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.tracking import stage_run
 

@@ -177,7 +177,7 @@ def _cmd_probe(a: argparse.Namespace) -> int:
 
     checklist = ""
     if a.checklist:
-        from cogevol.rewards.checklist import Checklist
+        from cogevol.checklist import Checklist
 
         try:
             checklist = json.dumps(
@@ -190,7 +190,7 @@ def _cmd_probe(a: argparse.Namespace) -> int:
             return 2
     elif a.request:
         # a stored (frozen LLM) plan of this request when the replay holds one, else the rules
-        from cogevol.rewards.checklist_planner import planner_from_params, stored_plan
+        from cogevol.checklist.planner import planner_from_params, stored_plan
 
         plan = stored_plan(planner_from_params(params), a.request, "html")
         checklist = json.dumps(plan.to_json(), ensure_ascii=False) if plan else ""

@@ -34,7 +34,8 @@ OPERATIONAL = frozenset(
 
 # the library every stage reads its params and writes its outputs through
 _COMMON = ("cogevol/stage_io.py", "cogevol/config.py", "cogevol/errors.py")
-_GATE = "cogevol/traffic/classify.py  # the request-aware gate reuses its lexicon"
+# the request words the gate and the checklist read (below both the reward and the miner)
+_GATE = ("cogevol/request_lexicon.py", "cogevol/request_lexicon.yaml", "cogevol/checklist")
 _SCORING = "metrics/scoring.json  # what decides a score (the `scoring` stage)"
 _CDN = "infra/cdn/lock.json  # the library mirror's pinned versions"
 _CHECKLIST_PARAMS = ("checklist",)
@@ -54,7 +55,7 @@ _GRPO_DEPS = (
     "cogevol/prompts.py",
     "cogevol/rewards",
     "cogevol/scoring",
-    _GATE,
+    *_GATE,
     _CDN,
 )
 
@@ -132,6 +133,8 @@ STAGES: tuple[Stage, ...] = (
         deps=(
             *_COMMON,
             "cogevol/traffic",
+            "cogevol/request_lexicon.py  # the subcategories a request names",
+            "cogevol/request_lexicon.yaml",
             "cogevol/text.py",
             *_CURATION,
             _CHUNK_COUNTS,
@@ -179,9 +182,9 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/traffic/classify.py",
             "cogevol/traffic/pii.py",
             "cogevol/text.py",
-            "cogevol/rewards/checklist.py  # each kept prompt's checklist is planned here",
-            "cogevol/rewards/checklist_lexicon.yaml",
-            "cogevol/rewards/checklist_planner.py",
+            "cogevol/checklist  # each kept prompt's checklist is planned here",
+            "cogevol/request_lexicon.py",
+            "cogevol/request_lexicon.yaml",
             "data/checklists/replay.jsonl  # checklist.backend: replay",
             "cogevol/rewards/expects.py",
             "cogevol/rewards/expects_lexicon.yaml",
@@ -205,7 +208,7 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/slides",
             "cogevol/browser",
             "cogevol/judge",
-            "cogevol/traffic/classify.py",
+            *_GATE,
             "cogevol/text.py",
             "infra/cdn/lock.json",
         ),
@@ -228,7 +231,7 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/slides",
             "cogevol/rewards",
             "cogevol/scoring",
-            _GATE,
+            *_GATE,
             _CDN,
             "cogevol/judge",
             "cogevol/prompts.py",
@@ -316,7 +319,7 @@ STAGES: tuple[Stage, ...] = (
             _SHARDS,
             "cogevol/rewards",
             "cogevol/scoring",
-            _GATE,
+            *_GATE,
             _CDN,
             "cogevol/slides",
             "cogevol/probe",
@@ -408,6 +411,7 @@ def configs() -> dict[str, type]:
     """params.yaml group -> the dataclass that holds its defaults (tests/test_params_single_source
     checks the two agree). Imported here, not at module level, so reading the DAG costs nothing."""
     from cogevol.browser.pool import BrowserConfig
+    from cogevol.checklist.planner import PlannerConfig
     from cogevol.curate.judge import FilterJudgeConfig
     from cogevol.curate.pipeline import FilterConfig
     from cogevol.curation import CurationConfig
@@ -417,7 +421,6 @@ def configs() -> dict[str, type]:
     from cogevol.judge.vlm import JudgeConfig
     from cogevol.probe import ProbeConfig
     from cogevol.raydata.session import RayDataConfig
-    from cogevol.rewards.checklist_planner import PlannerConfig
     from cogevol.rewards.html import TermSettings
     from cogevol.scoring.backends import ScoringConfig
     from cogevol.scoring.ray_backend import RayConfig

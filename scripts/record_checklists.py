@@ -22,15 +22,15 @@ from pathlib import Path
 
 import yaml
 
-from cogevol.config import from_dict, load_params
-from cogevol.logs import setup_logging
-from cogevol.rewards.checklist_planner import (
+from cogevol.checklist.planner import (
     PlannerConfig,
     plan_checklists,
     plan_key,
     read_replay,
     replay_line,
 )
+from cogevol.config import from_dict, load_params
+from cogevol.logs import setup_logging
 
 
 def main() -> int:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from cogevol.checklist.planner import planner_from_params
 from cogevol.curate.backends import filter_requests
 from cogevol.curation import CurationConfig
 from cogevol.plots import barh
-from cogevol.rewards.checklist_planner import planner_from_params
 from cogevol.stage_io import stage_args, start, write_csv, write_metrics
 from cogevol.tracking import stage_run
 

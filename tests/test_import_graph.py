@@ -107,6 +107,9 @@ def test_every_public_error_derives_from_one_base():
 # from a package's API is a decision, made here
 PUBLIC = {
     "cogevol.browser": ["BrowserConfig", "BrowserPool", "PageHung", "find_chromium"],
+    "cogevol.checklist": ["CHECKS", "MAX_MENTIONS", "VERSION", "Check", "CheckResult", "Checklist", "PageFacts",
+                          "checklist_for", "detect_language", "fulfilment", "latin_words", "lexicon", "plan_rules",
+                          "run_check", "run_checklist"],
     "cogevol.probe": ["Control", "ProbeConfig", "ProbeResult", "probe_html"],
     "cogevol.scoring": ["Score", "ScoreItem", "Scorers", "ScoringConfig", "ScoringSettings", "open_scorers"],
 }
@@ -135,3 +138,17 @@ def test_a_module_lists_in_all_only_what_it_defines():
             if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets):
                 stray += [f"{m}.{v.value}" for v in n.value.elts if isinstance(v, ast.Constant) and v.value not in defined]
     assert stray == []
+
+
+def test_the_reward_reads_requests_without_the_traffic_miner():
+    """The reward, the checklist and the probe read request words from cogevol.request_lexicon,
+    below both them and the miner: nothing they import, directly or not, is cogevol.traffic."""
+    g = graph()
+    for root in [m for m in MODULES if m.startswith(("cogevol.rewards", "cogevol.checklist", "cogevol.probe"))]:
+        seen, todo = set(), [root]
+        while todo:
+            m = todo.pop()
+            if m not in seen:
+                seen.add(m)
+                todo += g[m]
+        assert not [m for m in seen if m.startswith("cogevol.traffic")], root

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cogevol.checklist.planner import PlannerConfig
 from cogevol.curate.pipeline import FilterStats, run_filter
 from cogevol.curate.ray_backend import run_filter_ray
 from cogevol.curation import CurationConfig
-from cogevol.rewards.checklist_planner import PlannerConfig
 
 
 def filter_requests(

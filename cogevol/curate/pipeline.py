@@ -16,11 +16,11 @@ from pathlib import Path
 import orjson
 
 from cogevol import shards
+from cogevol.checklist.planner import PlannerConfig, plan_checklists
 from cogevol.config import from_dict
 from cogevol.curate.base import AXES, Verdict
 from cogevol.curate.rules import default_filters
 from cogevol.progress import Progress
-from cogevol.rewards.checklist_planner import PlannerConfig, plan_checklists
 from cogevol.stage_counts import add_counts
 
 log = logging.getLogger(__name__)

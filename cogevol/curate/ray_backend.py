@@ -19,12 +19,12 @@ import orjson
 import pyarrow as pa
 
 from cogevol import shards
+from cogevol.checklist.planner import PlannerConfig
 from cogevol.config import from_dict
 from cogevol.curate.judge import FilterJudgeConfig
 from cogevol.curate.pipeline import OUTPUTS, FilterConfig, FilterStats, filter_lines
 from cogevol.raydata.chunks import plan
 from cogevol.raydata.session import RayDataConfig, StepLog, ray_data
-from cogevol.rewards.checklist_planner import PlannerConfig
 from cogevol.stage_counts import counts_from, counts_json
 
 

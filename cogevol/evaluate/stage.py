@@ -11,12 +11,12 @@ import logging
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from cogevol.checklist.planner import PlannerConfig, plan_checklists, planner_from_params
 from cogevol.evaluate.generate import SystemConfig, generate_local, generate_openai, messages
 from cogevol.evaluate.reference import reference_answers
 from cogevol.evaluate.report import log_manager_view
 from cogevol.evaluate.run import ItemResult, comparison_markdown, run_scoring, summarise
 from cogevol.evaluate.suites import SuiteItem, load_suite
-from cogevol.rewards.checklist_planner import PlannerConfig, plan_checklists, planner_from_params
 
 log = logging.getLogger(__name__)
 BASE = "@base"  # system path placeholder: the pipeline's base model (model.base, or the tiny build)

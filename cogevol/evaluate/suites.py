@@ -28,7 +28,7 @@ class SuiteItem:
     prompt: str
     suite: str = ""
     lang: str = ""
-    # the request's checklist as JSON (planned by evaluate, cogevol.rewards.checklist_planner)
+    # the request's checklist as JSON (planned by evaluate, cogevol.checklist.planner)
     checklist: str = ""
 
 

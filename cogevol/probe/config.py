@@ -33,6 +33,7 @@ class ProbeConfig:
     idle_shortcut: bool = True
     page_timeout_s: float = 10.0
     hang_s: float = 1.5
+    hang_grace_s: float = 8.0
     render_hang_s: float = 8.0
     clock_slice_ms: int = 100
     max_twin_rebuilds: int = 3
@@ -41,6 +42,11 @@ class ProbeConfig:
     screenshot: bool = False
     trace: bool = False
     trace_pause_cap: int = 4096
+    explore_depth: int = 3
+    explore_states: int = 12
+    explore_controls: int = 12
+    explore_per_state: int = 4
+    explore_shots: int = 4
 
 
 @dataclass
@@ -51,7 +57,9 @@ class Control:
     kind: str
     tag: str
     label: str
-    status: str  # operable | not_operable | excluded | skipped (the budget ran out first)
+    # operable | not_operable | excluded | skipped (the budget ran out first) | alike (revealed
+    # with a control of the same kind and label that was driven instead: a list's rows)
+    status: str
     reason: str = ""
     verdict: str = ""  # live | dead | "" (not driven)
     evidence: str = ""
@@ -65,13 +73,17 @@ class Control:
     # an input's type attribute (checkbox, radio, ...): the checklist tells a checkbox from a button
     type: str = ""
     hears: bool = False  # a click or press listener on it, an ancestor, or the document
+    # inputs it took to reveal it (0: on the first screen; 1: after Play, Start, Add...)
+    depth: int = 0
+    # live only when given again in a later state (Add once text was typed, Reset after a change)
+    again: bool = False
 
     def report(self) -> dict:
         """Its fields without the empty ones (and the flags that are off)."""
         return {
             k: v
             for k, v in asdict(self).items()
-            if v not in ("", None) and (v or k not in ("drag", "hears", "errors"))
+            if v not in ("", None) and (v or k not in ("drag", "hears", "errors", "again"))
         }
 
 
@@ -89,7 +101,7 @@ class PageOutcome(StrEnum):
 # ProbeResult fields that stay out of its report as they are: the page's text (the checklist
 # reads it in process) and the screenshot's bytes (they travel on their own); the resources,
 # controls and errors are laid out by report() itself
-_UNREPORTED = ("text", "screenshot", "resources", "controls", "errors")
+_UNREPORTED = ("text", "screenshot", "state_shots", "resources", "controls", "errors")
 
 
 @dataclass
@@ -135,6 +147,12 @@ class ProbeResult:
     resources: dict = field(default_factory=dict)
     seconds: float = 0.0
     screenshot: bytes | None = field(default=None, repr=False)  # with ProbeConfig.screenshot
+    # ... and the states inputs reached past the first screen (at most explore_shots): what a
+    # judge needs to see the second screen
+    state_shots: list[bytes] = field(default_factory=list, repr=False)
+    # the play-through (cogevol.probe.explore.StateGraph.report): states, transitions, per depth
+    # controls revealed / driven / live, the depth reached and the budget that stopped it
+    explore: dict = field(default_factory=dict)
     # with ProbeConfig.trace: the page's functions that live inputs ran, as UTF-8 byte
     # intervals of the page with their call depth from the leaf ({start, end, depth};
     # cogevol.probe.trace), and what the offsets are into (sha256, bytes; error: why none)

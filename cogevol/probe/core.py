@@ -30,11 +30,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
+from dataclasses import replace
 
 from cogevol.browser.pool import BrowserPool, PageHung
 from cogevol.probe.compare import differs, drive, tokens, verdict
 from cogevol.probe.config import Action, Control, PageOutcome, ProbeConfig, ProbeResult
 from cogevol.probe.drivers import key_name, keyboard_action, order_controls, pointer_action
+from cogevol.probe.explore import StateGraph, state_key
 from cogevol.probe.lockstep import Lockstep
 from cogevol.probe.motion import MOVES, observe_motion
 from cogevol.probe.pixels import screen_fill
@@ -58,10 +61,12 @@ class _Probe:
         self.instrument = instrument_script(cfg)
         self.a: Session | None = None
         self.sessions: list[Session] = []  # the page under test and its twins
+        self.stack: contextlib.AsyncExitStack | None = None  # what closes them
         # which functions live inputs ran (ProbeConfig.trace): on the page under test only
         self.tracer: Tracer | None = None
         self.key_values: list[str] = []  # keys the page's handlers compare against
         self.waited = False  # for an overlay to lift (once per page)
+        self.graph = StateGraph(cfg)  # the states the inputs reach (the play-through)
         # live inputs looked at for motion they set off (animation requests on still pages)
         self.set_off_tries = 0
         self.deadline = time.perf_counter() + cfg.page_timeout_s
@@ -87,6 +92,7 @@ class _Probe:
             self.pool.cfg.action_timeout_ms / 1000 * 2,
             self.cfg.clock_slice_ms,
             hang_s=self.hang_s,
+            grace_s=max(self.hang_s, self.cfg.hang_grace_s),
         )
         self.sessions.append(s)
         if self.a is None:  # the page under test: its errors (the twin's would count twice)
@@ -114,7 +120,9 @@ class _Probe:
             except Exception as e:
                 if not is_timeout(e) or self.a is None or r.outcome is not PageOutcome.OK:
                     raise
-                if not await self.a.answers(self.hang_s):
+                # hung only when it never answers again within the grace: a loaded machine
+                # makes a page slow, not hung (the verdict must not depend on the load)
+                if not await self.a.answers(max(self.hang_s, cfg.hang_grace_s)):
                     raise
                 await self._out_of_budget()
             with contextlib.suppress(Exception):
@@ -129,8 +137,9 @@ class _Probe:
         from the exception's wording; anything else is the harness's."""
         msg = f"{type(e).__name__}: {e}".splitlines()[0][:240]
         if is_timeout(e) or isinstance(e, PageHung):
+            grace = max(self.hang_s, self.cfg.hang_grace_s)
             return PageOutcome.PAGE_HUNG, (
-                f"page hung: it stopped answering for {self.hang_s:g} s "
+                f"page hung: it stopped answering for {grace:g} s "
                 "(busy main thread or runaway script)"
             )
         if any(s.navigated for s in self.sessions):
@@ -159,6 +168,7 @@ class _Probe:
         r = self.result
         twin_stack = contextlib.AsyncExitStack()  # twins close on their own when they diverge
         await stack.enter_async_context(twin_stack)
+        self.stack = stack
         a = await self._open(stack)
         content = await a.call("visibleContent")
         baseline = await self._quiet(a)
@@ -170,6 +180,7 @@ class _Probe:
         lock = Lockstep(self._open, twin_stack, self.cfg, r, n_found)
         if not await self._drive_controls(a, lock, baseline):
             return
+        a = self.a
         # how far a spent budget got depends on the machine's load: first-screen facts only
         if not r.budget_exhausted:
             await self._facts(a)  # again after the inputs: a quiz shows its questions once started
@@ -234,20 +245,7 @@ class _Probe:
         """The page's controls (result.controls) and the keys its handlers read; returns how
         many controls the page itself offers (a twin must find as many)."""
         found = await a.call("discover")
-        controls = [
-            Control(
-                c["index"],
-                c["kind"],
-                c["tag"],
-                c["label"],
-                c["status"],
-                c["reason"],
-                drag=c.get("drag", False),
-                hears=c.get("hears", False),
-                type=c.get("type", ""),
-            )
-            for c in found["controls"]
-        ]
+        controls = [_control(c) for c in found["controls"]]
         # keys: one pseudo-control, held across frames (focused on the listening element if only it
         # listens): first the keys the handlers compare against, then the usual game keys
         self.key_values = [k for k in dict.fromkeys(map(key_name, found["keyValues"])) if k]
@@ -265,36 +263,180 @@ class _Probe:
         return len(found["controls"])
 
     async def _drive_controls(self, a: Session, lock: Lockstep, baseline: set[str]) -> bool:
-        """Drive the operable controls in order (those the request names first) within
-        max_controls and the page budget; False when the tab crashed under an input."""
+        """Play the page through: drive the operable controls in order (those the request names
+        first) within max_controls; in every new state a live input reached, the controls it
+        revealed or enabled (cogevol.probe.explore); when nothing is left, the dead controls
+        once more where the state has changed since (Add once a task is typed, Reset after a
+        change), all within the explore_* budgets and the page budget. False when the tab
+        crashed under an input."""
         cfg, r = self.cfg, self.result
         order = order_controls(r.controls, self.request)
         await lock.begin(a, r.changes, bool(order), self.deadline)
-        driven = 0
-        for k in order:
+        graph = self.graph
+        cur = state_key(await a.snapshot())
+        graph.state(cur)
+        queue: deque[tuple[int, int, bool]] = deque((k, 0, False) for k in order)
+        dead_in: dict[int, str] = {}  # dead control -> the state it was driven in
+        tried_again: set[int] = set()
+        typed: list[int] = []  # text fields typed into (echo only) since the last live input
+        first = later = 0
+        while queue or self._again(queue, dead_in, tried_again, cur):
+            k, depth, again = queue.popleft()
             c = r.controls[k]
-            if driven >= cfg.max_controls:
-                c.status, c.reason = "not_operable", "over max_controls"
+            if again and c.verdict != "dead":  # came alive meanwhile (a field whose text was used)
                 continue
             if time.perf_counter() > self.deadline:
                 r.budget_exhausted = True
-                c.status, c.reason = "skipped", "page budget ran out before this control"
+                if not again:
+                    c.status, c.reason = "skipped", "page budget ran out before this control"
                 continue
+            if depth == 0 and not again:
+                if first >= cfg.max_controls:
+                    c.status, c.reason = "not_operable", "over max_controls"
+                    continue
+            elif later >= cfg.explore_controls:
+                graph.stop("explore_controls")
+                if not again:
+                    c.status, c.reason = "not_operable", "over explore_controls"
+                continue
+            kept = replace(c) if again else None  # its first verdict, if the second try fails
             act = await self._aim(a, c)
             if act is None:
+                if kept is not None:
+                    c.__dict__.update(kept.__dict__)
                 continue
-            driven += 1
-            await self._drive_one(a, lock, c, act, baseline)
-            if k != order[-1]:  # nothing to keep in step for after the last control
+            if depth == 0 and not again:
+                first += 1
+            else:
+                later += 1
+            if again:
+                c.driver = ""
+            reloaded = False
+            try:
+                await self._drive_one(a, lock, c, act, baseline)
                 await lock.after_input(a, act)
+            except Exception:
+                # not a reload this input caused: the page's fault (or ours), as before
+                if not await a.reloaded_itself():
+                    raise
+            if await a.reloaded_itself():
+                # a Reset that reloads the page (location.reload(), a link to the page itself)
+                # is a reset: live when the state it left was not the first screen
+                c.verdict, c.driver = ("live" if graph.keys.get(cur) else "dead"), "click"
+                c.evidence = "reloads the page (a reset)" + (
+                    "" if c.verdict == "live" else ": nothing had changed before it"
+                )
+                a, lock = await self._fresh_load(baseline)
+                reloaded = True
+            verdict = c.verdict
+            if kept is not None:
+                if c.verdict == "live":
+                    c.again, c.evidence = True, f"{c.evidence} (given again in a changed state)"
+                else:
+                    c.__dict__.update(kept.__dict__)
             if a.crashed:
                 r.outcome, r.reason = (
                     PageOutcome.PAGE_CRASHED,
                     f"the tab crashed after input on {c.kind} {c.label!r}",
                 )
                 return False
+            new = state_key(await a.snapshot())
+            if verdict == "dead" and not again:
+                dead_in[k] = cur
+            if c.kind == "text" and verdict == "dead":
+                typed.append(k)  # its text may be what the next button uses
+            elif verdict == "live":
+                await self._credit_fields(a, typed, c)
+            explore = verdict == "live" and not reloaded and graph.can_explore(new, depth)
+            graph.transition(cur, new, k, c, depth, again, verdict)
+            cur = new
+            if explore:
+                queue.extend((j, depth + 1, False) for j in await self._reveal(a, lock, depth + 1))
         r.method = lock.method
+        r.explore = graph.report()
+        self.a = a  # the page under test (another copy after a reload from a Reset)
         return True
+
+    async def _fresh_load(self, baseline: set[str]) -> tuple[Session, Lockstep]:
+        """After a reload an input caused: the page under test opened again in the same
+        deterministic regime (same seed, clock and quiet window), its first-screen controls
+        discovered again (same order, so their indices hold), and a new counterfactual. Revealed
+        controls belonged to the old document and are not driven again."""
+        r = self.result
+        self.a, self.tracer = None, None  # the traced document is gone
+        a = await self._open(self.stack)
+        await a.call("drain")
+        await a.run(r.quiet_ms)
+        baseline.update(tokens(await a.call("drain")))
+        found = await a.call("discover")
+        twins = contextlib.AsyncExitStack()
+        await self.stack.enter_async_context(twins)
+        lock = Lockstep(self._open, twins, self.cfg, r, len(found["controls"]))
+        await lock.begin(a, r.changes, True, self.deadline)
+        return a, lock
+
+    async def _credit_fields(self, a: Session, typed: list[int], c: Control) -> None:
+        """A form that works only when filled is live, not dead: fields typed into since the last
+        live input, beside the button that just responded (type a task, then Add), are live."""
+        r = self.result
+        if c.kind == "click" and c.index >= 0:
+            for j in typed:
+                f = r.controls[j]
+                if await a.call("near", f.index, c.index):
+                    f.verdict, f.driver = "live", "type+click"
+                    f.evidence = f"its text was used: {c.label or c.kind!r} responded after it"
+        typed.clear()
+
+    def _again(self, queue: deque, dead_in: dict[int, str], tried: set[int], cur: str) -> bool:
+        """Queue the dead controls once more when the state has changed since they were driven
+        (a Reset pressed before anything changed, an Add pressed while its field was empty);
+        each gets one more try. False when there is none."""
+        controls = self.result.controls
+        again = [
+            k
+            for k, key in dead_in.items()
+            if k not in tried and key != cur and controls[k].verdict == "dead"
+        ]
+        tried.update(again)
+        queue.extend((k, self.result.controls[k].depth, True) for k in again)
+        return bool(again)
+
+    async def _reveal(self, a: Session, lock: Lockstep, depth: int) -> list[int]:
+        """A new state: the controls that appeared, were revealed or became enabled (on the
+        twin too, at the same moment, so indices stay the same on both), what the state shows
+        (for the checklist) and, when kept, its screenshot. Returns the controls to drive."""
+        r = self.result
+        hidden = {
+            c.index: k
+            for k, c in enumerate(r.controls)
+            if c.status == "not_operable"
+            and c.reason in ("disabled", "not visible")
+            and c.index >= 0
+        }
+        found = await lock.discover(a, list(hidden))
+        revealed: list[tuple[int, Control]] = []
+        for d in found["now"]:
+            if d["status"] == "operable" and d["index"] in hidden:
+                k = hidden[d["index"]]
+                c = r.controls[k]
+                c.status, c.reason, c.label, c.depth = "operable", "", d["label"], depth
+                revealed.append((k, c))
+        for d in found["controls"]:
+            c = _control(d)
+            c.depth = depth
+            r.controls.append(c)
+            revealed.append((len(r.controls) - 1, c))
+        if found["keyTargets"] and not any(c.kind == "keyboard" for c in r.controls):
+            # a game that listens for keys only once Play was pressed
+            self.key_values = [k for k in dict.fromkeys(map(key_name, found["keyValues"])) if k]
+            c = Control(-1, "keyboard", "keyboard", "+".join(found["keyTargets"]), "operable")
+            c.depth = depth
+            r.controls.append(c)
+            revealed.append((len(r.controls) - 1, c))
+        await self._facts(a)  # a quiz's next question, a tab's content
+        if self.cfg.screenshot and len(r.state_shots) < self.cfg.explore_shots:
+            r.state_shots.append(await a.screenshot())
+        return self.graph.pick(revealed, depth)
 
     async def _aim(self, a: Session, c: Control) -> Action | None:
         """The input for `c`, scrolled into view; None (and `c` not operable) when it cannot be
@@ -471,6 +613,21 @@ class _Probe:
             await a.run(100)
             out[name] = await a.call("viewport")
         return out
+
+
+def _control(c: dict) -> Control:
+    """A control as page.js describes it."""
+    return Control(
+        c["index"],
+        c["kind"],
+        c["tag"],
+        c["label"],
+        c["status"],
+        c["reason"],
+        drag=c.get("drag", False),
+        hears=c.get("hears", False),
+        type=c.get("type", ""),
+    )
 
 
 async def probe_html(

@@ -78,6 +78,21 @@ class Lockstep:
         elif self.b is not None:
             await self._resync(a, self.b, act)
 
+    async def discover(self, a: Session, indices: list[int]) -> dict:
+        """Look for controls again on the page under test (page.js discoverMore) and, at the
+        same moment, on the twin, so that a new control has the same index on both; a rebuilt
+        twin replays the discovery at the same virtual time. A twin that finds other controls
+        is no longer the same page: the baseline method decides the rest."""
+        found = await a.call("discoverMore", indices)
+        self.history.append((a.t, Action("discover", -1)))
+        if self.b is not None:
+            found_b = await self.b.call("discoverMore", indices)
+            if len(found_b["controls"]) != len(found["controls"]):
+                log.info("probe: the twin revealed other controls; baseline method decides")
+                await self.stack.aclose()
+                self.b, self.use_twin = None, False
+        return found
+
     async def _start(self, a: Session) -> None:
         """A twin in lockstep with `a`; none (the baseline method decides) when the page is not
         deterministic enough."""
@@ -102,6 +117,9 @@ class Lockstep:
         for t, act in self.history:
             if t > b.t:
                 await b.run(t - b.t)
+            if act.kind == "discover":
+                await b.call("discoverMore", [])
+                continue
             if act.kind not in ("keyboard",):
                 await b.call("aim", act.index)
             await b.perform(act, self.cfg)

@@ -103,7 +103,23 @@
   const PAINT = ['transform', 'left', 'top', 'opacity', 'color', 'backgroundColor', 'backgroundPosition', 'fill', 'stroke',
                  'strokeDashoffset', 'filter', 'clipPath', 'cx', 'cy', 'r', 'x', 'y', 'd'];
   const round2 = (v) => String(v).replace(/-?\d*\.\d+/g, (m) => String(Math.round(+m * 100) / 100));
-  const paint = (cs) => { let out = ''; for (const k of PAINT) out += ';' + round2(cs[k]); return out; };
+  // an identity transform draws what no transform draws: a value re-set to itself every frame
+  // (rotate(0deg)) is not motion
+  const IDENTITY = /^matrix\(1, 0, 0, 1, 0, 0\)$|^matrix3d\(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1\)$/;
+  const paint = (cs) => { let out = ''; for (const k of PAINT) { const v = cs[k]; out += ';' + (k === 'transform' && IDENTITY.test(v) ? 'none' : round2(v)); } return out; };
+  // pseudo-elements are not elements: those with animations or transitions running are sampled
+  // apart (a glow on ::after), with the shadows a pseudo-element's glow is drawn with
+  const pseudoLooks = () => {
+    const out = new Map();
+    if (!document.getAnimations) return out;
+    for (const an of document.getAnimations()) {
+      const ef = an.effect;
+      if (!ef || !ef.pseudoElement || !ef.target || !ef.target.isConnected) continue;
+      const cs = getComputedStyle(ef.target, ef.pseudoElement);
+      out.set(ef.target, (out.get(ef.target) || '') + ef.pseudoElement + paint(cs) + ';' + cs.boxShadow + ';' + cs.textShadow + ';' + cs.width + ';' + cs.height);
+    }
+    return out;
+  };
   const box = (n, sx, sy) => {
     const r = n.getBoundingClientRect();
     return Math.round(r.left + sx) + ',' + Math.round(r.top + sy) + ',' + Math.round(r.width) + ',' + Math.round(r.height);
@@ -138,19 +154,23 @@
   const shadowText = (el) => (el.shadowRoot ? el.shadowRoot.textContent.trim().slice(0, 2000) : '');
   const P = (window.__cogevolProbe = {
     controls: [],
+    // one control's record: its kind, whether a user could operate it now, and what it reads
+    describe(el, index, kind, why) {
+      let status = 'operable', reason = '';
+      if (kind === 'excluded') { status = 'excluded'; reason = why; }
+      else if (el.disabled || el.getAttribute('aria-disabled') === 'true' || el.closest('fieldset:disabled')) { status = 'not_operable'; reason = 'disabled'; }
+      else if (!visible(el)) { status = 'not_operable'; reason = 'not visible'; }
+      return { index, kind, status, reason, tag: el.tagName.toLowerCase(), label: labelOf(el), type: (el.getAttribute('type') || '').toLowerCase(),
+               drag: kind !== 'text' && kind !== 'select' && draggable(el), hears: G.clickTargets.includes(el) || delegated(el) || draggable(el) };
+    },
     discover() {
       const out = [];
       this.controls = [];
       for (const el of allElements(document)) {
         const [kind, why] = kindOf(el);
         if (!kind) continue;
-        let status = 'operable', reason = '';
-        if (kind === 'excluded') { status = 'excluded'; reason = why; }
-        else if (el.disabled || el.getAttribute('aria-disabled') === 'true' || el.closest('fieldset:disabled')) { status = 'not_operable'; reason = 'disabled'; }
-        else if (!visible(el)) { status = 'not_operable'; reason = 'not visible'; }
         this.controls.push(el);
-        out.push({ index: this.controls.length - 1, kind, status, reason, tag: el.tagName.toLowerCase(), label: labelOf(el), type: (el.getAttribute('type') || '').toLowerCase(),
-                   drag: kind !== 'text' && kind !== 'select' && draggable(el), hears: G.clickTargets.includes(el) || delegated(el) || draggable(el) });
+        out.push(this.describe(el, this.controls.length - 1, kind, why));
       }
       const keys = [...G.keyTargets];
       // keys heard only by an element: the keyboard pseudo-control focuses that element first
@@ -160,6 +180,27 @@
         if (keyIndex < 0) { this.controls.push(G.keyEl); keyIndex = this.controls.length - 1; }
       }
       return { controls: out, keyTargets: keys, keyIndex, docClick: !!G.docClick, keyValues: keys.length ? keyValues() : [] };
+    },
+    // after an input: the controls that appeared since the last discovery (appended, so earlier
+    // indices stay valid on this page and on its twin, which discovers at the same moment), and
+    // the current status of earlier ones (`indices`): revealed, enabled, hidden or detached
+    discoverMore(indices) {
+      const known = new Set(this.controls), out = [];
+      for (const el of allElements(document)) {
+        if (known.has(el)) continue;
+        const [kind, why] = kindOf(el);
+        if (!kind) continue;
+        this.controls.push(el);
+        out.push(this.describe(el, this.controls.length - 1, kind, why));
+      }
+      const now = indices.map((i) => {
+        const el = this.controls[i];
+        if (!el || !el.isConnected) return { index: i, status: 'not_operable', reason: 'detached' };
+        const [kind, why] = kindOf(el);
+        return kind ? this.describe(el, i, kind, why) : { index: i, status: 'not_operable', reason: 'no longer a control' };
+      });
+      const keys = [...G.keyTargets];
+      return { controls: out, now, keyTargets: keys, keyValues: keys.length ? keyValues() : [] };
     },
     // bring a control into view and hit-test its centre; null when a user could not reach it
     aim(i, fx = 0.5, fy = 0.5) {
@@ -173,6 +214,16 @@
       const reach = hit && (hit === el || el.contains(hit) || (el.shadowRoot && el.shadowRoot.contains(hit)) || (el.tagName === 'LABEL' && hit === el.control) || (hit.tagName === 'LABEL' && hit.control === el));
       if (!reach) return { ok: false, reason: 'covered by ' + (hit ? hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '') : 'nothing') };
       return { ok: true, x, y, box: [r.left, r.top, r.width, r.height] };
+    },
+    // whether control j sits beside field i (same form, or within three levels of it): the
+    // button that uses what was typed into the field
+    near(i, j) {
+      const f = this.controls[i], b = this.controls[j];
+      if (!f || !b) return false;
+      if (f.form && f.form === b.form) return true;
+      let e = f;
+      for (let k = 0; k < 3 && e.parentElement; k++) { e = e.parentElement; if (e.contains(b)) return true; }
+      return false;
     },
     focus(i) { const el = this.controls[i]; if (el) el.focus({ preventScroll: true }); },
     // focus as an index into controls (-1: nothing focused), so the twin can mirror it
@@ -229,11 +280,12 @@
       if (reset) { G.lastPixels = new WeakMap(); G.lastLooks = new WeakMap(); }
       let canvasMoved = false, scene = false, paintMoved = false, boxMoved = false;
       const screen = innerWidth * innerHeight, sx = window.scrollX, sy = window.scrollY;
+      const pseudo = pseudoLooks();
       for (const el of allElements(document)) {
         const tag = el.tagName.toUpperCase();
         if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'HEAD' || tag === 'TITLE' || tag === 'META' || tag === 'LINK') continue;
         const shownNow = el.checkVisibility ? el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(el);
-        const now = shownNow ? [paint(getComputedStyle(el)), box(el, sx, sy), el.textContent] : null, last = G.lastLooks.get(el);
+        const now = shownNow ? [paint(getComputedStyle(el)) + (pseudo.get(el) || ''), box(el, sx, sy), el.textContent] : null, last = G.lastLooks.get(el);
         G.lastLooks.set(el, now);
         if (!reset && last !== undefined && String(last) !== String(now) && (!last || !now || last[2] === now[2])) {
           if (!last || !now || last[0] !== now[0]) paintMoved = true;  // appeared, vanished, or moved by style
@@ -261,7 +313,7 @@
       }
       return out;
     },
-    // what the page shows, for the request's checklist (cogevol/rewards/checklist.py): its
+    // what the page shows, for the request's checklist (cogevol/checklist/run.py): its
     // visible text (with the title, labels, alt texts and what it wrote on canvases), the sizes
     // of groups of alike visible siblings ("12 cards"), and whether it is a drawn scene with
     // little text (then a request's words may only be named in its code)
@@ -271,11 +323,13 @@
       const groups = new Map();
       let drawn = 0;
       const screen = innerWidth * innerHeight;
-      for (const el of document.querySelectorAll('[aria-label], [alt], [title], [placeholder], input[type=button], input[type=submit], option')) {
+      const shown = (n) => (n.checkVisibility ? n.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(n));
+      for (const el of document.querySelectorAll('[aria-label], [alt], [title], [placeholder], input[type=button], input[type=submit], option, button, [role=button], label')) {
         for (const a of ['aria-label', 'alt', 'title', 'placeholder']) { const v = el.getAttribute(a); if (v) parts.push(v); }
         if (el.tagName === 'INPUT' || el.tagName === 'OPTION') parts.push(el.value || el.textContent);
+        // a control's words on their own line: innerText runs inline siblings together ("taskDoneDelete")
+        else if (!el.hasAttribute('aria-label') && shown(el)) parts.push(el.innerText);
       }
-      const shown = (n) => (n.checkVisibility ? n.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(n));
       for (const el of allElements(document)) {
         const tag = el.tagName.toUpperCase();
         if (el.shadowRoot) parts.push(shadowText(el));

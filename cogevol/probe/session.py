@@ -84,9 +84,12 @@ class Session:
         slice_ms: int = 100,
         on_error: Callable[[str], None] | None = None,
         hang_s: float = 1.5,
+        grace_s: float | None = None,
     ):
         self.page = page
-        self.hang_s = hang_s  # how long the main thread may not answer before the page is hung
+        self.hang_s = hang_s  # how long a call may take before the page is asked whether it answers
+        # ... and how long it then has to answer before it is hung
+        self.grace_s = hang_s if grace_s is None else grace_s
         # a call waits as long: a slow answer is still an answer
         self.timeout_s = max(timeout_s, hang_s)
         self.slice_ms = max(1, slice_ms)
@@ -96,6 +99,7 @@ class Session:
         self.crashed = False  # the tab crashed (Playwright's "crash" event)
         # the loaded page reloaded or went elsewhere (a main-frame navigation after load)
         self.navigated = False
+        self.hung = False  # did not answer within the grace once
         self._loaded = False
         page.on("crash", self._on_crash)
         page.on("framenavigated", self._on_navigated)
@@ -117,16 +121,39 @@ class Session:
         try:
             await self.page.goto(PAGE_URL, wait_until="load", timeout=timeout_ms)
         except Exception as e:  # slow to load is not hung: a page that still answers goes on
-            if "Timeout" not in f"{type(e).__name__} {e}" or not await self.answers(self.hang_s):
+            if "Timeout" not in f"{type(e).__name__} {e}" or not await self.answers(self.grace_s):
                 raise
         self._loaded = True
+        # marks this document: another document of the same page (a reload) lacks it
+        await self.page.evaluate("window.__cogevolDoc = true")
+
+    async def reloaded_itself(self) -> bool:
+        """Whether the page is now another document of itself: an input reloaded it
+        (location.reload(), a link or form to the page itself). Links away are refused by the
+        pool, and a same-document navigation (a #tab) keeps the document. Read from the page,
+        not from navigation events, which may arrive after the input's call has failed."""
+        for _ in range(3):
+            if self.crashed or self.page.url.split("#")[0] != PAGE_URL:
+                return False
+            try:
+                await self.page.wait_for_load_state("load", timeout=self.timeout_s * 1000)
+                return not await asyncio.wait_for(
+                    self.page.evaluate("!!window.__cogevolDoc"), self.timeout_s
+                )
+            except Exception:  # the new document is still being committed
+                await asyncio.sleep(0.1)
+        return False
 
     async def answers(self, within_s: float) -> bool:
-        """Whether the page's main thread still answers: the line between slow and hung."""
+        """Whether the page's main thread still answers: the line between slow and hung. A
+        page that once did not answer is not asked again (it would cost the wait twice)."""
+        if self.hung:
+            return False
         try:
             await asyncio.wait_for(self.page.evaluate("1"), within_s)
             return True
         except Exception:
+            self.hung = True
             return False
 
     async def run(self, ms: int) -> None:

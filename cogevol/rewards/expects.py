@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -52,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from cogevol.traffic.classify import SUBCATEGORIES, word_rx
+from cogevol.request_lexicon import SUBCATEGORIES, normalise, word_rx
 
 if TYPE_CHECKING:
     from cogevol.judge.aclient import AsyncChatClient
@@ -123,12 +122,6 @@ def _expects(
 INTERACTIVE_DEFAULT = Expects(
     interactive=True, animation=False, static=False, cues=(), source="none"
 )
-
-
-def normalise(text: str) -> str:
-    """NFKC (full-width forms), lower case, curly apostrophes straightened, whitespace collapsed."""
-    text = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'").replace("\u2018", "'")
-    return " ".join(text.split())
 
 
 def _spaced(word: str) -> bool:

@@ -7,17 +7,26 @@ the quiet window, or after an input started it); a static page needs to render. 
 each of its parts. Without a request the gate is the interactive one.
 
 Defect terms (each in 0..1; params.yaml probe.weights and probe.terms):
-- interactivity: 1 - live / driven controls; only when the request asks for interaction, so a
-  decorative button on an animation earns nothing;
+- interactivity: 1 - live / driven controls of the first screen; only when the request asks for
+  interaction, so a decorative button on an animation earns nothing;
+- revealed: 1 - live / driven controls that an input revealed (the game behind Play, a list
+  item's buttons, a second tab; cogevol.probe.explore), so a page whose second screen is dead
+  scores below one whose second screen works; whatever the request asks for (such a control
+  exists only because an input of the page worked, so a dead one is a broken part);
 - viewport_desktop / _tablet / _mobile: horizontal overflow, clipped, tiny or low-contrast text,
   overlapping text at 1280, 768 and 375 px;
 - blank: the first screen is mostly background (a blank canvas with one small sprite);
 - console_errors: uncaught errors and console.error calls while loading and in use;
 - response: share of driven controls whose input threw an error;
-- fulfilment: weighted share of the request's checklist the page misses (cogevol.rewards.checklist:
-  the language, named controls, labels, keys, counts and content words; unverifiable checks are
-  left out); an answer missing every must-have (wrong language and none of the named things)
-  fails the gate when probe.terms.fulfilment_gate is on;
+- fulfilment: weighted share of the request's checks the page misses, its subject and language
+  aside (controls, labels, keys, counts; cogevol.checklist.request_fit; unverifiable checks are
+  left out);
+- language: 1 when the page is written in another language than the request's: a priced defect,
+  never a gate;
+- the subject (the things the request names, under their names in any traffic language) scales
+  the reward: probe.terms.subject_floor + the rest times the share shown, so a working page about
+  another subject scores low whatever its language; a page that shows none of them, each looked
+  for in the page's language, fails the gate when probe.terms.fulfilment_gate is on;
 - vlm_visual, vlm_content: the judge's, when one is configured.
 Absent terms are left out and the weights renormalised; every score records the terms it used.
 Harness failures (the probe's own errors) carry `harness_error` and no reward, so a broken
@@ -33,16 +42,10 @@ import re
 from dataclasses import dataclass, field, fields, replace
 
 from cogevol.browser.pool import BrowserPool
+from cogevol.checklist import CheckResult, PageFacts, checklist_for, request_fit, run_checklist
 from cogevol.config import check_weights
 from cogevol.probe import ProbeConfig, ProbeResult, probe_html
 from cogevol.probe.motion import STILL
-from cogevol.rewards.checklist import (
-    CheckResult,
-    PageFacts,
-    checklist_for,
-    fulfilment,
-    run_checklist,
-)
 from cogevol.rewards.expects import INTERACTIVE_DEFAULT, Expects, expects_from_request
 from cogevol.rewards.verdict import Defects, Verdict, weigh
 
@@ -52,6 +55,7 @@ DEFAULT_WEIGHTS = {
     "vlm_visual": 0.2,
     "vlm_content": 0.2,
     "interactivity": 0.25,
+    "revealed": 0.25,
     "viewport_desktop": 0.1,
     "viewport_tablet": 0.1,
     "viewport_mobile": 0.1,
@@ -59,6 +63,7 @@ DEFAULT_WEIGHTS = {
     "console_errors": 0.1,
     "response": 0.1,
     "fulfilment": 0.5,
+    "language": 0.35,
 }
 
 
@@ -70,6 +75,7 @@ class TermSettings:
     errors_full: int = 3
     unavailable: str = "penalise"
     fulfilment_gate: bool = True
+    subject_floor: float = 0.3
 
 
 @dataclass(kw_only=True)
@@ -77,7 +83,10 @@ class HtmlScore(Verdict):
     """The verdict on a page (cogevol.rewards.verdict.Verdict) and what it rests on: the
     controls driven and found live, what the request expects, and the probe's own report."""
 
-    interactivity: float = 0.0  # live / driven controls
+    interactivity: float = 0.0  # live / driven controls of the first screen
+    # the factor the request's subject put on the reward (probe.terms.subject_floor + the rest
+    # times the share of the subject shown; 1 when the request names no subject)
+    subject: float = 1.0
     controls_total: int = 0
     controls_operable: int = 0  # driven (operable and given a verdict)
     controls_live: int = 0
@@ -101,8 +110,10 @@ class HtmlScore(Verdict):
         }
 
     def images(self) -> list[bytes]:
-        shot = self.probe.screenshot if self.probe is not None else None
-        return [shot] if shot else []
+        """The first screen, then the states inputs reached (when screenshots were kept)."""
+        if self.probe is None or not self.probe.screenshot:
+            return []
+        return [self.probe.screenshot, *self.probe.state_shots]
 
 
 def no_document() -> HtmlScore:
@@ -170,7 +181,7 @@ def score(
     checks: list[CheckResult] | None = None,
 ) -> HtmlScore:
     """The verdict on a probed page: the gate, then 1 - weighted mean of the defect terms.
-    `checks` are the request's checklist run against the page (cogevol.rewards.checklist): the
+    `checks` are the request's checklist run against the page (cogevol.checklist): the
     share it misses is the `fulfilment` term, and missing every must-have fails the gate."""
     expects = expects or INTERACTIVE_DEFAULT
     weights = check_weights(weights, DEFAULT_WEIGHTS, "probe.weights") or DEFAULT_WEIGHTS
@@ -178,7 +189,8 @@ def score(
     driven = [c for c in result.controls if c.status == "operable" and c.verdict]
     live = [c for c in driven if c.verdict == "live"]
     skipped = result.controls_skipped
-    interactivity = len(live) / len(driven) if driven else 0.0
+    top = [c for c in driven if not c.depth]
+    interactivity = sum(c.verdict == "live" for c in top) / len(top) if top else 0.0
     base = dict(
         rendered_ok=result.rendered_ok,
         interactivity=round(interactivity, 4),
@@ -192,12 +204,12 @@ def score(
         seconds=result.seconds,
         probe=result,
     )
-    unmet_share, off_request = fulfilment(checks or [])
+    fit = request_fit(checks or [])
     if result.outcome == "harness_error":
         return HtmlScore(reward=None, reason=result.reason, harness_error=result.reason, **base)
     fail = _gate(result, expects, driven, live, skipped)
-    if not fail and off_request and settings.fulfilment_gate and result.rendered_ok:
-        fail = "hard fail: " + off_request
+    if not fail and fit.off_request and settings.fulfilment_gate and result.rendered_ok:
+        fail = "hard fail: " + fit.off_request
     if fail:
         blocked = breaking_blocked(result) if not result.rendered_ok or result.error_count else []
         if blocked:  # it broke and a script or stylesheet was missing: maybe not the page's fault
@@ -210,8 +222,10 @@ def score(
             return HtmlScore(hard_fail=True, reward=0.0, reason=why, resource_failure=True, **base)
         return HtmlScore(hard_fail=True, reward=0.0, reason=fail, **base)
     terms = _terms(result, expects, driven, live, settings)
-    if unmet_share is not None:
-        terms["fulfilment"] = unmet_share
+    if fit.fulfilment is not None:
+        terms["fulfilment"] = fit.fulfilment
+    if fit.language is not None:
+        terms["language"] = fit.language
     for k, v in (judge_terms or {}).items():
         terms[k] = min(1.0, max(0.0, float(v)))
     reward, used = weigh(Defects(terms), weights)
@@ -222,8 +236,21 @@ def score(
         missed = [c for c in judged if c.status == "unmet"]
         if missed:
             why += f" (missing: {', '.join(c.value for c in missed[:3])})"
+    subject = 1.0
+    if fit.subject is not None:
+        # what the request is about outweighs the parts every page has (a slider, a Reset):
+        # a working page about another subject scores low, whatever its language
+        subject = round(settings.subject_floor + (1 - settings.subject_floor) * fit.subject, 4)
+        reward *= subject
+        if subject < 1:
+            why += f"; subject shown {fit.subject:.0%}: reward x {subject:g}"
     return HtmlScore(
-        reward=round(reward, 4), reason=why, terms=Defects(terms), weights_used=used, **base
+        reward=round(reward, 4),
+        reason=why,
+        terms=Defects(terms),
+        weights_used=used,
+        subject=subject,
+        **base,
     )
 
 
@@ -266,8 +293,13 @@ def _terms(
     one."""
     terms: dict[str, float] = {}
     partial = result.budget_exhausted
-    if expects.interactive and driven and not partial:
-        terms["interactivity"] = round(1 - len(live) / len(driven), 4)
+    top, deeper = [c for c in driven if not c.depth], [c for c in driven if c.depth]
+    if expects.interactive and top and not partial:
+        terms["interactivity"] = round(1 - sum(c.verdict == "live" for c in top) / len(top), 4)
+    # whatever the request: a control exists past the first screen only because an input of
+    # the page worked, so a dead one is a broken part, not decoration
+    if deeper and not partial:
+        terms["revealed"] = round(1 - sum(c.verdict == "live" for c in deeper) / len(deeper), 4)
     for name in ("desktop",) if partial else ("desktop", "tablet", "mobile"):
         if name in result.viewport:
             terms[f"viewport_{name}"] = viewport_defect(result.viewport[name])
@@ -293,8 +325,15 @@ def _reason(result: ProbeResult, expects: Expects, driven: list, live: list, ski
         )
     if driven or expects.interactive:
         dead = [c for c in driven if c.verdict == "dead"]
+        deeper = [c for c in driven if c.depth]
         parts.append(
             f"{len(live)}/{len(driven)} operable controls live"
+            + (
+                f" ({sum(c.verdict == 'live' for c in deeper)}/{len(deeper)} of those an input"
+                " revealed)"
+                if deeper
+                else ""
+            )
             + (f"; dead: {', '.join(_name(c) for c in dead[:3])}" if dead else "")
         )
     if skipped:

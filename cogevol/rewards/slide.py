@@ -3,7 +3,7 @@
 Order of checks: the output must parse under the contract (else reward 0 with the contract's
 reason); the deck is rendered and the rule engine scores it; when a judge is configured, each
 slide's screenshot is judged and the mean of its visual and content scores is the judge term;
-the request's checklist (cogevol.rewards.checklist: the deck's language, the slide count, named
+the request's checklist (cogevol.checklist: the deck's language, the slide count, named
 elements, the topic's words) gives the fulfilment term, 5 x (1 - the share it misses).
 A term that cannot be computed (no judge configured, or the judge failed after its retries) is
 left out and the weights renormalised; `terms_used` / `weights_used` say which terms made the
@@ -20,8 +20,8 @@ import time
 from dataclasses import dataclass, field
 
 from cogevol.browser.pool import BrowserPool
+from cogevol.checklist import PageFacts, checklist_for, fulfilment, run_checklist
 from cogevol.config import check_weights
-from cogevol.rewards.checklist import PageFacts, checklist_for, fulfilment, run_checklist
 from cogevol.rewards.verdict import Defects, Verdict, weigh
 from cogevol.slides.contract import ContractError, parse
 from cogevol.slides.normalise import normalise

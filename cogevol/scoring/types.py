@@ -27,7 +27,7 @@ class ScoreItem:
     request: str = ""  # what the answer was asked for: the HTML gate and the judge follow it
     raw: bool = False  # html: `text` is the page itself (a file), probed as is with no extraction
     # the request's stored checklist as JSON
-    # (cogevol.rewards.checklist); "": the rules plan it from `request`
+    # (cogevol.checklist); "": the rules plan it from `request`
     checklist: str = ""
 
     def __post_init__(self) -> None:

@@ -6,24 +6,9 @@ every decision carries the matched cues, so a curator can see why a request was 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-
-def word_rx(words: list[str]) -> re.Pattern:
-    # Latin words need word boundaries ("page" must not match "pages" twice or "rampage");
-    # CJK and kana cues match as substrings.
-    latin = [w for w in words if w.isascii()]
-    other = [w for w in words if not w.isascii()]
-    parts = []
-    if latin:
-        parts.append(
-            r"\b(?:" + "|".join(map(re.escape, sorted(latin, key=len, reverse=True))) + r")\b"
-        )
-    if other:
-        parts.append("|".join(map(re.escape, sorted(other, key=len, reverse=True))))
-    return re.compile("|".join(parts).lower())
-
+from cogevol.request_lexicon import SUBCATEGORIES, word_rx
 
 SLIDE = word_rx(
     [
@@ -208,105 +193,6 @@ BACKEND = word_rx(
         "엑셀",
     ]
 )
-SUBCATEGORIES = {
-    "game": word_rx(
-        [
-            "game",
-            "juego",
-            "jeu",
-            "spiel",
-            "jogo",
-            "游戏",
-            "ゲーム",
-            "게임",
-            "snake",
-            "breakout",
-            "casse-briques",
-            "flappy",
-        ]
-    ),
-    "simulation": word_rx(
-        [
-            "simulation",
-            "simulator",
-            "simulación",
-            "simulador",
-            "simulateur",
-            "simulação",
-            "模拟",
-            "シミュレー",
-            "시뮬레이",
-            "demo",
-            "演示",
-            "デモ",
-            "데모",
-            "pendulum",
-            "projectile",
-        ]
-    ),
-    "quiz": word_rx(
-        [
-            "quiz",
-            "cuestionario",
-            "测验",
-            "クイズ",
-            "퀴즈",
-            "练习",
-            "spelling",
-            "ortografía",
-            "orthographe",
-            "rechtschreib",
-            "ortografia",
-            "practice",
-            "スペル",
-            "철자",
-        ]
-    ),
-    "dataviz": word_rx(
-        [
-            "chart",
-            "graph",
-            "visualization",
-            "dashboard",
-            "gráfico",
-            "graphique",
-            "diagramm",
-            "图表",
-            "折线图",
-            "柱状图",
-            "可视化",
-            "グラフ",
-            "그래프",
-        ]
-    ),
-    "3d": word_rx(["3d", "webgl", "three.js", "三维"]),
-    "tool": word_rx(
-        [
-            "calculator",
-            "converter",
-            "timer",
-            "calculadora",
-            "conversor",
-            "temporizador",
-            "calculatrice",
-            "convertisseur",
-            "minuteur",
-            "taschenrechner",
-            "umrechner",
-            "计算器",
-            "换算",
-            "计时",
-            "番茄钟",
-            "電卓",
-            "タイマー",
-            "換算",
-            "계산기",
-            "타이머",
-            "변환기",
-            "pomodoro",
-        ]
-    ),
-}
 
 
 @dataclass(slots=True)

@@ -26,7 +26,7 @@ def test_run_filter_writes_prompts_drops_with_reasons_and_counts(tmp_path):
 def test_each_kept_prompt_gets_its_checklist_planned_once_with_how_it_was_planned(tmp_path):
     import json
 
-    from cogevol.rewards.checklist_planner import PlannerConfig
+    from cogevol.checklist.planner import PlannerConfig
 
     snake = "Build a snake game in one HTML page with arrow keys and a score counter"
     deck = "Make a 5-slide deck about the water cycle with a chart"

@@ -10,11 +10,11 @@ import orjson
 import pytest
 
 from cogevol import shards
+from cogevol.checklist.planner import PlannerConfig
 from cogevol.curate.backends import filter_requests
 from cogevol.curate.base import AXES
 from cogevol.curation import CurationConfig
 from cogevol.raydata.session import RayDataConfig
-from cogevol.rewards.checklist_planner import PlannerConfig
 from tests.chat_server import ChatServer
 
 pytestmark = [pytest.mark.usefixtures("ray_local"), pytest.mark.timeout(300)]

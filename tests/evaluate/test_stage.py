@@ -61,9 +61,9 @@ def test_reference_row_and_the_manager_view(tmp_path, tiny_dir, tracking):
 def test_every_system_is_scored_against_the_same_planned_checklist(tmp_path):
     import json as _json
 
+    from cogevol.checklist.planner import PlannerConfig
     from cogevol.evaluate.stage import with_checklists
     from cogevol.evaluate.suites import SuiteItem
-    from cogevol.rewards.checklist_planner import PlannerConfig
 
     snake = SuiteItem("g1", "html", "game", "Build a snake game with arrow keys and a restart button")
     deck = SuiteItem("s1", "slide", "science", "Make 5 slides about volcanoes")

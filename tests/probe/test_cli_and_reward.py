@@ -94,7 +94,7 @@ def test_trl_reward_function():
             pool = scorers._pool
             again = await reward(prompts=[ask], completions=[[{"role": "assistant", "content": live}]])
             assert scorers._pool is pool  # one browser pool across steps
-            (static,) = await scorers.score([ScoreItem("html", dead, "a one-page summary of the water cycle")])
+            (static,) = await scorers.score([ScoreItem("html", dead, "a one-page summary of a physics lab about motion")])
             return out, again, static
         finally:
             await scorers.aclose()

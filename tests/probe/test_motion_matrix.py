@@ -69,6 +69,19 @@ const g=c.getContext('webgl');(function f(){g.clearColor(0.2,0.3,0.5,1);g.clear(
         page(BOX, script="let a=0;(function f(){a+=3;box.style.transform='rotate('+a+'deg)';requestAnimationFrame(f)})()"),
         page(BOX, script="(function f(){box.style.transform='rotate(30deg)';requestAnimationFrame(f)})()"),
     ),
+    # the only change is `none` to the identity at the first frame: a value re-set to itself
+    "inline_style_raf_identity": (
+        page(BOX, script="let a=0;(function f(){a+=3;box.style.transform='rotate('+a+'deg)';requestAnimationFrame(f)})()"),
+        page(BOX, script="(function f(){box.style.transform='rotate(0deg)';requestAnimationFrame(f)})()"),
+    ),
+    # pseudo-elements are not elements: a glow on ::after
+    "css_pseudo_element": (
+        page("<button id=cta style='position:relative;padding:20px'>Go</button>",
+             "@keyframes glow{0%{opacity:.2;box-shadow:0 0 4px #0cf}50%{opacity:1;box-shadow:0 0 30px #0cf}100%{opacity:.2;box-shadow:0 0 4px #0cf}}"
+             "#cta::after{content:'';position:absolute;inset:-6px;border-radius:8px;animation:glow 1.2s ease-in-out infinite}"),
+        page("<button id=cta style='position:relative;padding:20px'>Go</button>",
+             "#cta::after{content:'';position:absolute;inset:-6px;border-radius:8px;opacity:.6;box-shadow:0 0 12px #0cf}"),
+    ),
     "svg_attribute_timer": (
         page("<svg width=600 height=200><circle id=ball cx=20 cy=100 r=15 fill=teal /></svg>",
              script="let cx=20;setInterval(()=>{cx=(cx+6)%580;ball.setAttribute('cx',cx)},40)"),

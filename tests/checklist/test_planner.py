@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from cogevol.rewards.checklist import Checklist
-from cogevol.rewards.checklist_planner import (
+from cogevol.checklist import Checklist
+from cogevol.checklist.planner import (
     NOT_IN_REPLAY,
     PlannerConfig,
     parse_plan,
@@ -25,7 +25,7 @@ def test_a_valid_reply_gets_the_formats_weights_and_must_haves():
     plan = parse_plan(json.dumps(GOOD), "html")
     assert plan.source == "llm" and plan.language == "fr"
     kinds = [(c.check, c.value, c.weight, c.must) for c in plan.checks]
-    assert kinds[0] == ("language", "fr", 1.0, True)
+    assert kinds[0] == ("language", "fr", 1.0, False)  # the language is priced, never a must-have
     assert ("label", "Réinitialiser", 1.0, False) in kinds
     assert [w for k, _, w, m in kinds if k == "mentions"] == [1.0, 1.0]  # two mentions share a weight of 2
     assert Checklist.from_json(plan.to_json()) == plan  # the stored form loads back unchanged
@@ -141,7 +141,7 @@ def test_an_unreachable_endpoint_is_retried_then_reported_and_the_rules_plan(end
 
 def test_the_committed_replay_validates_and_round_trips():
     """Every frozen plan in data/checklists/replay.jsonl parses, under the key of its own request."""
-    from cogevol.rewards.checklist_planner import read_replay, replay_line
+    from cogevol.checklist.planner import read_replay, replay_line
     from tests.conftest import REPO
 
     path = REPO / "data" / "checklists" / "replay.jsonl"
@@ -152,3 +152,18 @@ def test_the_committed_replay_validates_and_round_trips():
         assert r["key"] == plan_key(r["request"], r["modality"])
         again = replay_line(r["request"], r["modality"], plan)
         assert parse_plan(again["reply"], r["modality"]) == plan
+
+
+def test_a_reply_may_name_a_things_aliases_and_what_the_code_must_use():
+    reply = {"language": "zh", "checks": [
+        {"check": "mentions", "value": "行星", "aliases": ["planets", "planètes", "惑星", "행성"]},
+        {"check": "code", "value": "曼哈顿距离", "aliases": ["manhattan distance"]}]}
+    plan = parse_plan(json.dumps(reply, ensure_ascii=False), "html")
+    planets = next(c for c in plan.checks if c.check == "mentions")
+    assert planets.aliases == ("planets", "planètes", "惑星", "행성") and planets.must
+    code = next(c for c in plan.checks if c.check == "code")
+    assert code.aliases == ("manhattan distance",) and not code.must
+    assert plan.to_json()["checks"][1]["aliases"] == ["planets", "planètes", "惑星", "행성"]
+    bad = {"language": "en", "checks": [{"check": "label", "value": "Start", "aliases": ["Démarrer"]}]}
+    with pytest.raises(ValueError, match="aliases belong"):
+        parse_plan(json.dumps(bad), "html")

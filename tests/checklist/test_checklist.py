@@ -2,17 +2,19 @@
 
 import pytest
 
-from cogevol.rewards.checklist import (
+from cogevol.checklist import (
     Check,
     Checklist,
     PageFacts,
+    RequestFit,
     detect_language,
     fulfilment,
     plan_rules,
+    request_fit,
     run_check,
     run_checklist,
 )
-from cogevol.rewards.expects import normalise
+from cogevol.request_lexicon import normalise
 
 
 def kinds(checklist: Checklist) -> list[tuple]:
@@ -50,7 +52,7 @@ def test_rules_read_controls_labels_keys_counts_and_content_words():
     assert ("control", "click", None) not in set(kinds(c))  # the one button named is its label check
     assert {"memory", "cards", "animals"} <= set(mentions(c))
     assert not {"slider", "button", "build", "game", "arrow"} & set(mentions(c))  # request vocabulary is not the topic
-    assert next(x for x in c.checks if x.check == "language").must
+    assert not next(x for x in c.checks if x.check == "language").must  # priced, never a must-have
 
 
 @pytest.mark.parametrize("request_text, lang, count, word", [
@@ -98,10 +100,37 @@ def test_the_right_page_meets_its_checklist_and_another_requests_page_does_not()
     right = PageFacts(text="The Solar System\nThe planets orbit the sun. Speed", controls=[{"kind": "range", "verdict": "live"}])
     wrong = PageFacts(text="Quiz: 法国大革命\n问题 1：巴士底狱是哪一年被攻占的？", controls=[{"kind": "click", "verdict": "live"}])
     r_right, r_wrong = run_checklist(SOLAR, right), run_checklist(SOLAR, wrong)
-    assert fulfilment(r_right) == (0.0, "")
-    defect, why = fulfilment(r_wrong)
-    assert defect == 1.0 and why.startswith("answers another request") and "in zh" in why
-    assert {r.status for r in r_wrong} == {"unmet"}
+    assert request_fit(r_right) == RequestFit(subject=1.0, fulfilment=0.0, language=0.0, off_request="")
+    fit = request_fit(r_wrong)
+    # every named thing was looked for under its Chinese names (行星, 太阳, 轨道...): positive
+    # evidence of another subject; the language alone is priced, never the gate's reason
+    assert fit.subject == 0.0 and fit.language == 1.0 and fit.off_request.startswith("answers another request")
+    assert "in zh" not in fit.off_request
+
+
+def test_a_page_in_another_language_is_read_under_its_names_and_never_gated_for_it():
+    zh = plan_rules("做一个太阳系动画：行星绕着太阳转，用滑块控制速度")
+    english = PageFacts(text="Solar System\nThe planets orbit the Sun. Speed", controls=[{"kind": "range", "verdict": "live"}])
+    res = {r.value: r for r in run_checklist(zh, english)}
+    planets = res["行星绕着太阳转"]  # one CJK run: it names the planets and the sun
+    assert planets.status == "met" and "planet" in planets.reason
+    fit = request_fit(list(res.values()))
+    assert fit.off_request == "" and fit.language == 1.0 and fit.subject == 1.0
+    # a word with no name known in the page's language is no evidence either way
+    odd = run_checklist(plan_rules("做一个关于饕餮纹的页面"), PageFacts(text="A page about bronze vessels and their patterns"))
+    assert {r.status for r in odd if r.check == "mentions"} == {"unverifiable"}
+    assert request_fit(odd).off_request == ""
+
+
+def test_what_the_request_asks_the_code_to_use_is_read_in_the_source():
+    c = plan_rules("Build an A* pathfinding visualizer on a grid. Use the Manhattan distance as the heuristic.")
+    assert {x.value for x in c.checks if x.check == "code"} >= {"manhattan", "heuristic"}
+    assert "manhattan" not in {x.value for x in c.checks if x.check == "mentions"}
+    page = PageFacts(text="A* Pathfinding Visualizer on a grid", source="function h(a,b){return Math.abs(a.x-b.x)+Math.abs(a.y-b.y)}")
+    res = {r.value: r for r in run_checklist(c, page)}
+    assert res["manhattan"].status == "unverifiable"  # computed, not named: never held against it
+    named = PageFacts(text=page.text, source="// manhattan heuristic\n" + page.source)
+    assert {r.value: r for r in run_checklist(c, named)}["manhattan"].status == "met"
 
 
 def test_unverifiable_checks_never_count_against_the_answer():
@@ -110,7 +139,7 @@ def test_unverifiable_checks_never_count_against_the_answer():
     res = {r.value: r for r in run_checklist(SOLAR, scene)}
     assert res["en"].status == "unverifiable" and res["range"].status == "unverifiable"
     assert res["planets"].status == "met" and "code" in res["planets"].reason  # a drawn scene names its things in code
-    assert res["solar"].status == "unmet"
+    assert res["solar system"].status == "unmet"  # one thing of two words
     assert fulfilment(list(res.values())) == (0.0, "")  # half the named things is the whole topic; the rest is unverifiable
 
 

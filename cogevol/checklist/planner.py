@@ -1,7 +1,7 @@
 """Checklist planners behind one interface: the rules, an LLM on an OpenAI-compatible endpoint,
 or a replay file of that LLM's frozen replies.
 
-Why an LLM planner: the rules (cogevol.rewards.checklist.plan_rules) read the words a request
+Why an LLM planner: the rules (cogevol.checklist.plan_rules) read the words a request
 names in eight languages; an LLM reads what it means: that "a reset button" in a French request
 is a button the page labels "Réinitialiser", that "dark gray theme" is styling and not a thing to
 show, that "planets orbit the sun" names planets and a sun. Seed 003 (WebGrader) plans its flow
@@ -9,7 +9,7 @@ contracts from the request alone, once, then freezes the grader before RL; so do
 prompt's checklist is planned once (filter stage, evaluate suites), cached on disk, stored with
 the prompt, and read at score time without a model call.
 
-Every planner writes the same format (cogevol.rewards.checklist, docs/checklist.md). The LLM
+Every planner writes the same format (cogevol.checklist, docs/checklist.md). The LLM
 gives the things to check; the weights and must-have flags are the format's conventions, set
 here, so an LLM cannot move the gate. A reply is validated strictly; one that does not validate
 is sent back with the error (`repair_attempts` times); a reply that still does not, or an
@@ -35,9 +35,9 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from cogevol.checklist import CHECKS, MAX_MENTIONS, Check, Checklist, lexicon, plan_rules
 from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
-from cogevol.rewards.checklist import CHECKS, MAX_MENTIONS, Check, Checklist, lexicon, plan_rules
-from cogevol.rewards.expects import normalise
+from cogevol.request_lexicon import normalise
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ LANGUAGES = ("en", "es", "fr", "de", "pt", "zh", "ja", "ko")
 CONTROL_KINDS = ("range", "text", "select", "checkbox", "click")
 ELEMENTS = ("chart", "table", "timeline", "map", "image")
 KINDS = {
-    "html": ("control", "label", "key", "count", "mentions"),
+    "html": ("control", "label", "key", "count", "mentions", "code"),
     # `language` comes from the reply's own field
     "slide": ("slides", "element", "count", "mentions"),
 }
@@ -91,8 +91,15 @@ KIND_LINES = {
         'asks for ("12 cards", "three cities"); not durations, sizes or speeds'
     ),
     "mentions": (
-        '- {"check": "mentions", "value": "<word>"}: '
-        "a thing the request names that the answer must show"
+        '- {"check": "mentions", "value": "<word>", "aliases": ["<name>", ...]}: '
+        "a thing the request names that the answer must show; aliases: its usual names in the "
+        "other languages (en es fr de pt zh ja ko), so that an answer written in another language "
+        "is read fairly"
+    ),
+    "code": (
+        '- {"check": "code", "value": "<term>", "aliases": ["<name>", ...]}: '
+        'what the request asks the code to use or compute ("use the Manhattan distance as the '
+        'heuristic": manhattan); checked in the source, never a word the page must show'
     ),
     "slides": '- {"check": "slides", "n": <1-40>}: the number of slides the request asks for',
     "element": (
@@ -153,7 +160,8 @@ def parse_plan(reply: str, modality: str) -> Checklist:
     """The checklist an LLM reply describes, validated strictly (ValueError says what is wrong).
 
     Weights and must-have flags follow the rules planner's conventions: every check weighs 1,
-    the mentions share a weight of 2, the language and the mentions are the must-haves."""
+    the mentions share a weight of 2, the mentions are the must-haves (the language is priced,
+    never a must-have)."""
     obj = parse_json_object(reply)
     lang = obj.get("language")
     if lang not in LANGUAGES:
@@ -167,7 +175,7 @@ def parse_plan(reply: str, modality: str) -> Checklist:
         where = f"checks[{k}]"
         if not isinstance(c, dict):
             raise ValueError(f"{where} must be an object")
-        extra = set(c) - {"check", "value", "n", "cue"}
+        extra = set(c) - {"check", "value", "n", "cue", "aliases"}
         if extra:
             raise ValueError(f"{where}: unknown field(s) {sorted(extra)}")
         kind, value, cue = c.get("check"), c.get("value", ""), str(c.get("cue") or "")[:80]
@@ -204,11 +212,23 @@ def parse_plan(reply: str, modality: str) -> Checklist:
             n, value = _int(c.get("n"), 1, 40, where), ""
         elif c.get("n") is not None:
             raise ValueError(f"{where}: n belongs to count and slides checks only")
-        checks.append(Check(kind, value, n=n, cue=cue or value))
+        aliases = c.get("aliases") or []
+        if aliases and kind not in ("mentions", "code"):
+            raise ValueError(f"{where}: aliases belong to mentions and code checks only")
+        if (
+            not isinstance(aliases, list)
+            or len(aliases) > 16
+            or not all(isinstance(a, str) and 1 <= len(a.strip()) <= 40 for a in aliases)
+        ):
+            raise ValueError(
+                f"{where}: aliases must be a list of at most 16 names of 1-40 characters"
+            )
+        aliases = tuple(dict.fromkeys(a.strip() for a in aliases if a.strip() != value))
+        checks.append(Check(kind, value, n=n, cue=cue or value, aliases=aliases))
     mentions = [c for c in checks if c.check == "mentions"]
     if len(mentions) > MAX_MENTIONS:
         raise ValueError(f"at most {MAX_MENTIONS} mentions, not {len(mentions)}")
-    out = [Check("language", lang, weight=1.0, must=True, cue=f"request written in {lang}")]
+    out = [Check("language", lang, weight=1.0, cue=f"request written in {lang}")]
     seen: set[tuple] = set()
     for c in checks:
         key = (c.check, normalise(c.value), c.n)

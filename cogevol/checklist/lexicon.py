@@ -1,0 +1,113 @@
+"""The checklist lexicon (lexicon.yaml, eight traffic languages): control, key, count, purpose and
+slide-element cues, request vocabulary and function words, compiled once."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from cogevol.checklist.scripts import CJK_RUN
+from cogevol.request_lexicon import normalise
+
+LEXICON_PATH = Path(__file__).with_name("lexicon.yaml")
+
+
+def cue_rx(words: list[str]) -> re.Pattern:
+    """Whole words for Latin entries ("stem*" a word starting with the stem), substrings for CJK."""
+    parts = []
+    for w in sorted({normalise(x) for x in words}, key=len, reverse=True):
+        stem = w.endswith("*")
+        w = w.rstrip("*")
+        if CJK_RUN.search(w):
+            parts.append(re.escape(w))
+        else:
+            parts.append(r"(?<![\w])" + re.escape(w) + (r"[\w\-]*" if stem else r"(?![\w])"))
+    return re.compile("|".join(parts))
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    controls: tuple[tuple[str, re.Pattern], ...]
+    keys: tuple[tuple[str, re.Pattern], ...]
+    numbers: dict[str, int]
+    number_rx: re.Pattern
+    count_skip: frozenset[str]
+    counters: tuple[str, ...]
+    elements: tuple[tuple[str, re.Pattern], ...]
+    slide_rx: re.Pattern
+    generic: frozenset[str]
+    generic_cjk: tuple[str, ...]
+    function_words: dict[str, frozenset[str]]
+    # (name, inherent, request words, label words)
+    purposes: tuple[tuple[str, bool, re.Pattern, re.Pattern], ...]
+    toggle_rx: re.Pattern
+    code_verbs: re.Pattern  # a clause asking the code to do something starts with one
+    code_markers: re.Pattern  # ... and names an algorithm, a heuristic, a formula
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8"))
+
+    def flat(d: dict) -> list[str]:
+        return [w for ws in d.values() for w in ws]
+
+    numbers = {
+        normalise(str(k)): int(v) for lang in data["numbers"].values() for k, v in lang.items()
+    }
+    latin_nums = sorted((k for k in numbers if not CJK_RUN.search(k)), key=len, reverse=True)
+    cjk_nums = sorted((k for k in numbers if CJK_RUN.search(k)), key=len, reverse=True)
+    number_rx = re.compile(
+        r"(?<![0-9A-Za-z.])(\d{1,3})(?![\d.,:])|(?<![\w])("
+        + "|".join(map(re.escape, latin_nums))
+        + r")(?![\w])|("
+        + "|".join(map(re.escape, cjk_nums))
+        + ")"
+    )
+    generic = {
+        normalise(w) for group in ("generic", "styling") for ws in data[group].values() for w in ws
+    }
+    fw = {lang: frozenset(normalise(w) for w in ws) for lang, ws in data["function_words"].items()}
+    # the language of a request also shows in how it asks ("erstelle", "crea", "crie"): each
+    # language's request vocabulary that no other Latin language shares counts for it too
+    latin = {
+        lang: {
+            normalise(w) for w in data["generic"].get(lang, []) if not CJK_RUN.search(normalise(w))
+        }
+        for lang in fw
+    }
+    own = {
+        lang: words - set().union(*(v for k, v in latin.items() if k != lang))
+        for lang, words in latin.items()
+    }
+    cues = {lang: fw[lang] | frozenset(own[lang]) for lang in fw}
+    return Lexicon(
+        controls=tuple((kind, cue_rx(flat(langs))) for kind, langs in data["controls"].items()),
+        keys=tuple((key, cue_rx(words)) for key, words in data["keys"].items()),
+        numbers=numbers,
+        number_rx=number_rx,
+        count_skip=frozenset(normalise(w) for ws in data["count_skip"].values() for w in ws),
+        counters=tuple(sorted(data["counters"], key=len, reverse=True)),
+        elements=tuple((kind, cue_rx(words)) for kind, words in data["slide_elements"].items()),
+        slide_rx=cue_rx(data["slide_words"]),
+        generic=frozenset(w for w in generic if not CJK_RUN.search(w))
+        | frozenset().union(*fw.values()),
+        generic_cjk=tuple(sorted((w for w in generic if CJK_RUN.search(w)), key=len, reverse=True)),
+        function_words=cues,
+        purposes=tuple(
+            (
+                name,
+                bool(p.get("inherent")),
+                cue_rx(p["words"]),
+                cue_rx(p["words"] + p.get("labels", [])),
+            )
+            for name, p in data["purposes"].items()
+        ),
+        toggle_rx=cue_rx(data["toggle_words"]),
+        code_verbs=cue_rx(data["code_verbs"]),
+        code_markers=cue_rx(data["code_markers"]),
+    )

@@ -1,0 +1,134 @@
+"""The checklist format (JSON, version 1; docs/checklist.md): a Check, a Checklist of them, the
+result of one check against an answer, and what an answer shows (PageFacts)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from cogevol.checklist.language import detect_language
+
+VERSION = 1
+CHECKS = (
+    "language",
+    "control",
+    "label",
+    "key",
+    "count",
+    "mentions",
+    "code",
+    "slides",
+    "element",
+)
+MAX_MENTIONS = 6
+
+
+@dataclass(frozen=True)
+class Check:
+    """One thing the request asks for. `value` names it (a language code, a control kind, a
+    label, a key, a content word, a slide element; for `code`, what the request asks the code to
+    use, "manhattan", checked in the source and never a word the page must show); `n` is a count
+    where one applies; `aliases` are the same thing's names in other languages (a page in
+    another language than the request's shows those)."""
+
+    check: str
+    value: str = ""
+    n: int | None = None
+    weight: float = 1.0
+    # a must-have: an answer missing every must-have fails the gate (probe.terms.fulfilment_gate)
+    must: bool = False
+    cue: str = ""  # the words of the request it came from
+    aliases: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.check not in CHECKS:
+            raise ValueError(f"check must be one of {CHECKS}, not {self.check!r}")
+        object.__setattr__(self, "aliases", tuple(self.aliases))
+
+
+@dataclass(frozen=True)
+class Checklist:
+    checks: tuple[Check, ...] = ()
+    source: str = "rules"  # the planner that wrote it: rules | llm
+    language: str = ""
+    note: str = ""  # why it was not planned the configured way (a fallback to the rules), else ""
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "version": VERSION,
+            "source": self.source,
+            "language": self.language,
+            "checks": [
+                {
+                    k: list(v) if isinstance(v, tuple) else v
+                    for k, v in asdict(c).items()
+                    if v not in (None, "", False, ()) or k == "check"
+                }
+                for c in self.checks
+            ],
+        }
+        return {**out, "note": self.note} if self.note else out
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Checklist:
+        """Strict: an unknown version, check kind or field is an error, not a silent drop."""
+        if d.get("version") != VERSION:
+            raise ValueError(f"checklist version {d.get('version')!r} is not {VERSION}")
+        known = set(Check.__dataclass_fields__)
+        checks = []
+        for c in d.get("checks") or []:
+            extra = set(c) - known
+            if extra:
+                raise ValueError(f"unknown checklist field(s) {sorted(extra)}")
+            checks.append(Check(**c))
+        extra = set(d) - {"version", "source", "language", "checks", "note"}
+        if extra:
+            raise ValueError(f"unknown checklist field(s) {sorted(extra)}")
+        return cls(
+            tuple(checks), d.get("source", "rules"), d.get("language", ""), d.get("note", "")
+        )
+
+
+@dataclass
+class CheckResult:
+    check: str
+    value: str
+    status: str
+    reason: str
+    weight: float = 1.0
+    must: bool = False
+    # an unmet check is evidence the answer is about something else only when the answer shows
+    # enough to tell (a page of a title and a button does not)
+    evidence: bool = True
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check,
+            "value": self.value,
+            "status": self.status,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class PageFacts:
+    """What an answer shows, as the checks read it: visible text (DOM, labels, title, canvas
+    text), the controls and their verdicts, repeated groups, and the source (for scenes)."""
+
+    text: str = ""
+    # {"kind", "type", "label", "verdict", "status"}
+    controls: list[dict] = field(default_factory=list)
+    groups: list[int] = field(default_factory=list)  # sizes of groups of alike visible siblings
+    source: str = ""
+    # mostly drawn (canvas, WebGL, SVG) with little text: words may be in the code only
+    scene: bool = False
+    slides: int | None = None
+    elements: dict[str, int] = field(default_factory=dict)  # slide element types -> count
+    _language: str | None = field(default=None, repr=False, compare=False)
+
+    def language(self) -> str:
+        """The language of what the answer shows ("" when there is too little text to tell),
+        worked out once."""
+        if self._language is None:
+            self._language = detect_language(self.text)
+        return self._language

@@ -1,0 +1,223 @@
+"""The rules planner: a checklist read from the request alone, in the eight traffic languages."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from cogevol.checklist import subjects
+from cogevol.checklist.language import detect_language
+from cogevol.checklist.lexicon import Lexicon, lexicon
+from cogevol.checklist.model import MAX_MENTIONS, Check, Checklist
+from cogevol.checklist.scripts import CJK_RUN, LATIN_WORD, latin_words
+from cogevol.request_lexicon import normalise
+
+# code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
+# file names, colours and hyphenated fragments ("single-file")
+_CODE = re.compile(
+    r"`[^`]*`|\b[a-z]+[A-Z]\w*|\b\w*_\w+|(?<![A-Za-z0-9_])[A-Za-z_]*\d[A-Za-z0-9_]*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,6}\b|\b\w+-(?=\w)"
+)
+_LABELLED = re.compile(
+    r"\b(label(?:l)?ed|called|named|titled|saying|reads)\b|etiquetad|intitul|beschrift|rotulad|标为|写着|ラベル|라벨"
+)
+# "a Fire button", "Step and Reset buttons"
+_NAMED_BUTTON = re.compile(r"\b([A-Z][a-z]+)(?:\s+and\s+([A-Z][a-z]+))?\s+buttons?\b")
+_QUOTED = re.compile(
+    r"[\"“”«»„「『]\s*([^\"“”«»„」』]{1,30}?)\s*[\"“”«»」』]|(?<![a-z])'([^']{1,30})'(?![a-z])"
+)
+
+
+def _content_words(text: str, lex: Lexicon) -> list[str]:
+    """The things a request names: Latin words of 3+ letters that are neither function words nor
+    request vocabulary, and CJK runs left once the request vocabulary is cut out; in order."""
+    out: list[str] = []
+    for w in latin_words(re.sub(r"https?://\S+|\S+\.(?:js|html|css)\b", " ", text)):
+        w = w.strip("'-")
+        if len(w) >= 3 and w not in lex.generic and not w.isdigit() and w not in lex.numbers:
+            out.append(w)
+    for run in CJK_RUN.findall(text):
+        for g in lex.generic_cjk:
+            run = run.replace(g, " ")
+        for piece in (*lex.counters, *(k for k in lex.numbers if CJK_RUN.search(k))):
+            run = run.replace(piece, " ")
+        out += [p for p in run.split() if 2 <= len(p) <= 8]
+    return list(dict.fromkeys(out))[:MAX_MENTIONS]
+
+
+def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
+    """(n, noun, cue) for "12 cards", "three cities", "五个城市", "다섯 개의 행성"."""
+    out = []
+    for m in lex.number_rx.finditer(text):
+        raw = m.group(1) or m.group(2) or m.group(3)
+        n = int(raw) if raw.isdigit() else lex.numbers.get(raw)
+        if n is None or not 2 <= n <= 100:
+            continue
+        rest = text[m.end() : m.end() + 24]
+        if m.group(3) or CJK_RUN.match(rest.lstrip()):
+            rest = rest.lstrip()
+            counter = next((c for c in lex.counters if rest.startswith(c)), "")
+            # a CJK numeral counts only before a counter word (三个, 다섯 개), not inside words
+            if m.group(3) and not counter:
+                continue
+            rest = rest[len(counter) :].lstrip()
+            noun = re.match(r"[\u3400-\u9fff\u30a0-\u30ff]+|[\uac00-\ud7af]+", rest)
+            noun = re.sub(r"(이|가|을|를|은|는|의|들)$", "", noun.group()) if noun else ""
+            noun = re.split(r"[的之の]", noun)[0][:4]
+        else:
+            words = LATIN_WORD.findall(rest.replace("-", " "))
+            noun = words[0] if words else ""
+            if noun in ("more", "of", "de", "of", "or", "to", "x"):
+                noun = ""
+        if len(noun) < (1 if CJK_RUN.search(noun or "a") else 3) or noun in lex.count_skip:
+            continue
+        out.append((n, noun, text[m.start() : m.end() + len(noun) + 6].strip()))
+    return out
+
+
+_CLAUSE_END = re.compile(r"[.;:!?,\n。；：！？，、]|\band\b|\by\b|\bet\b|\bund\b|\be\b")
+
+
+def _code_clauses(text: str, lex: Lexicon) -> list[str]:
+    """The clauses of a normalised request that ask the code to do something: from a code verb
+    ("use", "使用") to the end of its clause, when they name an algorithm, a heuristic, a
+    formula or the like."""
+    out = []
+    for m in lex.code_verbs.finditer(text):
+        end = _CLAUSE_END.search(text, m.end())
+        clause = text[m.start() : end.start() if end else len(text)]
+        if lex.code_markers.search(clause) and clause not in out:
+            out.append(clause)
+    return out
+
+
+def plan_rules(request: str, modality: str = "html") -> Checklist:
+    """The checklist the rules read from `request` alone (modality "html" or "slide")."""
+    text = normalise(request or "")
+    if not text:
+        return Checklist((), "rules", "")
+    lex = lexicon()
+    lang = detect_language(request, min_letters=6) or "en"
+    # the language is priced, never a must-have: a working page in another language is not an
+    # answer to another request
+    checks = [Check("language", lang, weight=1.0, cue=f"request written in {lang}")]
+    if modality == "html":
+        for kind, rx in lex.controls:
+            m = rx.search(text)
+            if m:
+                checks.append(Check("control", kind, cue=m.group()))
+        button = next(rx for kind, rx in lex.controls if kind == "click")
+        for m in _QUOTED.finditer(request):
+            label = (m.group(1) or m.group(2) or "").strip()
+            near = normalise(request[max(0, m.start() - 30) : m.end() + 30])
+            # a quoted name is a label when the request says it is on a control ("a 'Reset'
+            # button"), not code it quotes ('gameCanvas', '2d')
+            if (
+                label
+                and len(label) <= 30
+                and not _CODE.fullmatch(label)
+                and not _CODE.match(label)
+                and (button.search(near) or _LABELLED.search(near))
+            ):
+                checks.append(Check("label", label, cue=m.group()))
+        # controls named by what they do: "a reset button", "pause and resume", "a Fire button"
+        purposes = []
+        for _, inherent, rx, _ in lex.purposes:
+            for m in rx.finditer(text):
+                near = text[max(0, m.start() - 40) : m.end() + 40]
+                if inherent or button.search(near) or lex.toggle_rx.search(near):
+                    # "reset-knopf"
+                    word = m.group().split("-")[0] if button.search(m.group()) else m.group()
+                    checks.append(Check("label", word, cue=word))
+                    purposes.append(rx)
+                    break
+        for m in _NAMED_BUTTON.finditer(request):
+            for word in filter(None, m.groups()):
+                if normalise(word) not in lex.generic:
+                    checks.append(Check("label", word, cue=normalise(word)))
+        if len([c for c in checks if c.check == "label"]) >= len(button.findall(text)):
+            # every button named is a label check
+            checks = [c for c in checks if (c.check, c.value) != ("control", "click")]
+        for key, rx in lex.keys:
+            m = rx.search(text)
+            if m:
+                checks.append(Check("key", key, cue=m.group()))
+        for n, noun, cue in _counts(text, lex):
+            if not lex.slide_rx.search(noun):
+                checks.append(Check("count", noun, n=n, cue=cue))
+    else:
+        for m in lex.number_rx.finditer(text):
+            raw = m.group(1) or m.group(2) or m.group(3)
+            n = int(raw) if raw.isdigit() else lex.numbers.get(raw)
+            # the number of slides is the number right before a slide word ("5 slides",
+            # "a 5-slide deck", "6张幻灯片", "5枚のスライド", "12장") or right after one
+            # ("slides: 5"), not any number near one
+            after = re.sub(r"^[\s\-–]*(?:枚の?|개의\s*)?", "", text[m.end() : m.end() + 16])
+            before = text[max(0, m.start() - 16) : m.start()]
+            if (
+                n
+                and 1 <= n <= 40
+                and (
+                    lex.slide_rx.match(after)
+                    or re.match(r"\s*(?:枚|张|页|頁|장)", text[m.end() :])
+                    or re.search(
+                        r"(?:slides?|folien|diapositivas?|スライド|슬라이드)\s*[:(]\s*$", before
+                    )
+                )
+            ):
+                checks.append(Check("slides", n=n, cue=text[m.start() : m.end() + 12].strip()))
+                break
+        seen = text
+        for kind, rx in lex.elements:
+            m = rx.search(seen)
+            if m:
+                checks.append(Check("element", kind, cue=m.group()))
+                seen = rx.sub(" ", seen)
+    labels = {normalise(c.value) for c in checks if c.check == "label"}
+    # identifiers, file names and numbers are how to build it, not what to show
+    rest = normalise(_CODE.sub(" ", request))
+    for c in checks:  # the words that named a control, a key or an element are not the topic
+        if c.check in ("control", "key", "element", "label") and c.cue:
+            rest = rest.replace(c.cue, " ")
+    # nor are the words of a named control's purpose ("pause and resume")
+    for rx in purposes if modality == "html" else ():
+        rest = rx.sub(" ", rest)
+    # what the request asks the code to use is checked in the code, not on screen
+    for clause in _code_clauses(rest, lex):
+        # CJK writes the clause as one run: the markers split it ("曼哈顿 距离 启发")
+        for w in _content_words(lex.code_markers.sub(lambda m: f" {m.group()} ", clause), lex):
+            if not lex.code_verbs.fullmatch(w):
+                checks.append(Check("code", w, cue=clause.strip()[:80]))
+        rest = rest.replace(clause, " ")
+    # a thing of several words is one thing ("solar system", not "solar" and "system")
+    phrases = [  # ("memory game" is a memory's game: its request word is not the thing)
+        p for p in subjects.phrases_in(rest) if not any(w in lex.generic for w in p.split())
+    ]
+    for p in phrases:
+        rest = rest.replace(p, " ")
+    words = (phrases + [w for w in _content_words(rest, lex) if w not in labels])[:MAX_MENTIONS]
+    for w in words:
+        checks.append(Check("mentions", w, weight=round(2 / len(words), 4), must=True, cue=w))
+    labels = [normalise(c.value) for c in checks if c.check == "label"]
+    checks = [
+        c
+        for c in checks
+        if c.check != "label"
+        or not any(normalise(c.value) in v and normalise(c.value) != v for v in labels)
+    ]
+    # a thing asked twice is one check
+    unique = {(c.check, normalise(c.value), c.n): c for c in reversed(checks)}
+    return Checklist(
+        tuple(c for c in checks if unique[(c.check, normalise(c.value), c.n)] is c), "rules", lang
+    )
+
+
+@lru_cache(maxsize=4096)
+def _planned(request: str, modality: str) -> Checklist:
+    return plan_rules(request, modality)
+
+
+def checklist_for(request: str, modality: str = "html", stored: dict | None = None) -> Checklist:
+    """The stored checklist when there is one, else the rules' (cached per request)."""
+    if stored:
+        return Checklist.from_json(stored)
+    return _planned(request or "", modality)

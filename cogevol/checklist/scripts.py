@@ -1,0 +1,25 @@
+"""Scripts and words of the eight traffic languages: CJK runs, Latin words with elided articles
+split off, accents stripped. The lowest layer of the checklist: everything else reads text through
+these."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+KANA = re.compile(r"[\u3040-\u30ff]")
+HANGUL = re.compile(r"[\uac00-\ud7af]")
+CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+LATIN_WORD = re.compile(r"[a-z\u00c0-\u024f][a-z\u00c0-\u024f'\-]*[a-z\u00c0-\u024f]|[a-z]")
+# French and Italian: d'eau, l'orthographe, qu'il
+ELISION = re.compile(r"\b(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu)[''](?=[a-z\u00c0-\u024f])")
+
+
+def latin_words(text: str) -> list[str]:
+    """The Latin-script words of a normalised text, elided articles split off (d'eau -> eau)."""
+    return LATIN_WORD.findall(ELISION.sub(" ", text))
+
+
+def strip_accents(s: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", s) if unicodedata.category(c) != "Mn")

@@ -1,0 +1,43 @@
+"""Words about requests that both the traffic miner and the reward read: the subcategories a
+request names (request_lexicon.yaml) and how request text is normalised and matched. It sits below
+both, so the reward never imports the miner (cogevol.traffic) to read a request."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+import yaml
+
+__all__ = ["SUBCATEGORIES", "normalise", "word_rx"]
+
+
+def normalise(text: str) -> str:
+    """NFKC (full-width forms), lower case, curly apostrophes straightened, whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'").replace("\u2018", "'")
+    return " ".join(text.split())
+
+
+def word_rx(words: list[str]) -> re.Pattern:
+    # Latin words need word boundaries ("page" must not match "pages" twice or "rampage");
+    # CJK and kana cues match as substrings.
+    latin = [w for w in words if w.isascii()]
+    other = [w for w in words if not w.isascii()]
+    parts = []
+    if latin:
+        parts.append(
+            r"\b(?:" + "|".join(map(re.escape, sorted(latin, key=len, reverse=True))) + r")\b"
+        )
+    if other:
+        parts.append("|".join(map(re.escape, sorted(other, key=len, reverse=True))))
+    return re.compile("|".join(parts).lower())
+
+
+# subcategory -> its words as one pattern
+SUBCATEGORIES = {
+    name: word_rx(words)
+    for name, words in yaml.safe_load(
+        Path(__file__).with_name("request_lexicon.yaml").read_text(encoding="utf-8")
+    )["subcategories"].items()
+}

@@ -1,0 +1,104 @@
+"""The play-through (issue 37): controls an input revealed are driven, typed text is a state the
+buttons beside it are driven in again, a Reset pressed too early is tried again, a reload from a
+click is a reset; each verdict carries its state graph."""
+
+import asyncio
+import json
+
+import pytest
+
+from cogevol.browser.pool import BrowserPool
+from cogevol.probe import Control, ProbeConfig, probe_html
+from cogevol.probe.explore import StateGraph
+from cogevol.rewards.html import score
+from tests.conftest import REPO
+
+PAIRS = {p["id"]: p for p in json.loads((REPO / "data/probe_depth/pairs.json").read_text(encoding="utf-8"))["pairs"]}
+
+
+def depth_pair(name: str) -> tuple[str, str, str]:
+    p = PAIRS[name]
+    full = (REPO / "data/probe_depth/pages" / p["page"]).read_text(encoding="utf-8")
+    dead = full
+    for old, new in p["dead"]:
+        dead = dead.replace(old, new)
+    assert dead != full
+    return p["request"], full, dead
+
+
+def probe_all(pages: list[tuple[str, str]], cfg: ProbeConfig | None = None) -> list:
+    async def go():
+        async with BrowserPool() as pool:
+            return [await probe_html(pool, html, cfg, request) for html, request in pages]
+
+    return asyncio.run(go())
+
+
+def test_alike_revealed_controls_are_driven_once_within_the_per_state_budget():
+    g = StateGraph(ProbeConfig(explore_per_state=2))
+    rows = [Control(k, "click", "button", label, "operable") for k, label in
+            enumerate(["Delete 1", "Delete 2", "Done", "Edit", "Share"])]
+    assert g.pick(list(enumerate(rows)), 1) == [0, 2]
+    assert rows[1].status == "alike" and rows[3].status == "not_operable" and "explore_per_state" in rows[3].reason
+    assert g.budget_stopped == "explore_per_state" and g.report()["depths"] == [{"depth": 1, "revealed": 5, "driven": 0, "live": 0}]
+
+
+def test_a_state_seen_before_or_past_the_budgets_is_not_explored():
+    g = StateGraph(ProbeConfig(explore_depth=2, explore_states=3))
+    g.state("a")
+    assert not g.can_explore("a", 0)  # seen: nothing new comes from it, nothing loops
+    assert g.can_explore("b", 1) and not g.can_explore("b", 2) and g.budget_stopped == "explore_depth"
+    g.state("b"), g.state("c")
+    assert not g.can_explore("d", 0)
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_the_deeper_half_is_driven_and_priced():
+    todo_req, todo, todo_dead = depth_pair("todo")
+    quiz_req, quiz, quiz_dead = depth_pair("quiz")
+    full, dead, quiz_r, quiz_dead_r = probe_all(
+        [(todo, todo_req), (todo_dead, todo_req), (quiz, quiz_req), (quiz_dead, quiz_req)])
+    (off,) = probe_all([(todo, todo_req)], ProbeConfig(explore_depth=0, explore_controls=0))
+    deep = {c.label: c for c in full.controls if c.depth == 1}
+    assert deep["Done"].verdict == "live" and deep["Delete"].verdict == "live"
+    field = next(c for c in full.controls if c.kind == "text")
+    assert field.verdict == "live" and "Add" in field.evidence  # a form that works when filled is live
+    assert {c.label: c.verdict for c in dead.controls if c.depth == 1} == {"Done": "dead", "Delete": "dead"}
+    ex = full.explore
+    assert ex["depth_reached"] == 1 and ex["states"] >= 2 and ex["depths"][1]["revealed"] == 2
+    assert any(t["label"] == "Add" and t["verdict"] == "live" for t in ex["transitions"])
+    s_full, s_dead = score(full), score(dead)
+    assert not s_full.hard_fail and s_full.terms["revealed"] == 0.0 and s_dead.terms["revealed"] == 1.0
+    assert s_full.reward > s_dead.reward
+    # the quiz: answers appear after Start; the next question's text is read in its state
+    assert any(c.depth >= 1 and c.verdict == "live" for c in quiz_r.controls)
+    assert "Question 2 of 5" in quiz_r.text and score(quiz_r).reward > score(quiz_dead_r).reward
+    # off: one pass over the first screen, no graph of deeper states
+    assert all(c.depth == 0 for c in off.controls) and off.explore["depth_reached"] == 0
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_a_reset_too_early_is_tried_again_and_a_reload_from_a_click_is_a_reset():
+    counter = ("<!doctype html><html><body><h1>Counter</h1><p>Count: <span id=n>0</span></p>{reset}"
+               "<button id=inc>Add one</button><script>let n=0;inc.onclick=()=>{{n++;document.getElementById('n').textContent=n}};"
+               "{script}</script></body></html>")
+    by_script = counter.format(reset="<button id=rs>Reset</button>", script="rs.onclick=()=>{n=0;document.getElementById('n').textContent=0}")
+    by_reload = counter.format(reset="<button onclick='location.reload()'>Reset</button>", script="")
+    on_timer = counter.format(reset="", script="setTimeout(()=>location.reload(),300)")
+    a, b, c = probe_all([(by_script, ""), (by_reload, ""), (on_timer, "")])
+    for r in (a, b):
+        reset = next(x for x in r.controls if x.label == "Reset")
+        assert r.outcome == "ok" and reset.verdict == "live" and reset.again, (r.reason, reset)
+    assert "reloads the page" in next(x for x in b.controls if x.label == "Reset").evidence
+    assert c.outcome == "page_navigated"  # a reload nobody asked for is the page's fault
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_the_play_through_is_deterministic():
+    req, full, _ = depth_pair("cart")
+    one, two = probe_all([(full, req), (full, req)])
+    assert one.explore == two.explore
+    assert [(c.label, c.verdict, c.depth) for c in one.controls] == [(c.label, c.verdict, c.depth) for c in two.controls]
