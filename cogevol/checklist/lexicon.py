@@ -17,15 +17,17 @@ LEXICON_PATH = Path(__file__).with_name("lexicon.yaml")
 
 
 def cue_rx(words: list[str]) -> re.Pattern:
-    """Whole words for Latin entries ("stem*" a word starting with the stem), substrings for CJK."""
+    """Whole words for Latin entries ("stem*" a word starting with the stem, "*tail" a word
+    ending with it: German compounds, "Trinkgeldrechner"), substrings for CJK."""
     parts = []
     for w in sorted({normalise(x) for x in words}, key=len, reverse=True):
-        stem = w.endswith("*")
-        w = w.rstrip("*")
+        stem, tail = w.endswith("*"), w.startswith("*") and len(w) > 1
+        w = w.strip("*")
         if CJK_RUN.search(w):
             parts.append(re.escape(w))
         else:
-            parts.append(r"(?<![\w])" + re.escape(w) + (r"[\w\-]*" if stem else r"(?![\w])"))
+            head = r"[\w]*" if tail else r"(?<![\w])"
+            parts.append(head + re.escape(w) + (r"[\w\-]*" if stem else r"(?![\w])"))
     return re.compile("|".join(parts))
 
 
@@ -47,6 +49,9 @@ class Lexicon:
     toggle_rx: re.Pattern
     code_verbs: re.Pattern  # a clause asking the code to do something starts with one
     code_markers: re.Pattern  # ... and names an algorithm, a heuristic, a formula
+    # flow name -> (request word groups that call for it, steps, expectations)
+    flows: tuple[tuple[str, tuple[re.Pattern, ...], tuple[dict, ...], tuple[dict, ...]], ...]
+    flow_labels: dict[str, tuple[str, ...]]  # label group -> words a control's label may hold
 
 
 @lru_cache(maxsize=1)
@@ -110,4 +115,16 @@ def lexicon() -> Lexicon:
         toggle_rx=cue_rx(data["toggle_words"]),
         code_verbs=cue_rx(data["code_verbs"]),
         code_markers=cue_rx(data["code_markers"]),
+        flows=tuple(
+            (
+                name,
+                tuple(cue_rx(data["flow_words"][g]) for g in f["when"]),
+                tuple(f["steps"]),
+                tuple(f["expect"]),
+            )
+            for name, f in data["flows"].items()
+        ),
+        flow_labels={
+            k: tuple(normalise(str(w)) for w in v) for k, v in data["flow_labels"].items()
+        },
     )

@@ -17,6 +17,7 @@ CHECKS = (
     "count",
     "mentions",
     "code",
+    "flow",
     "slides",
     "element",
 )
@@ -39,11 +40,18 @@ class Check:
     must: bool = False
     cue: str = ""  # the words of the request it came from
     aliases: tuple[str, ...] = ()
+    # a flow (seed 003's flow contract, `value` its name): the steps a person takes and what
+    # must show after them, run by the probe on a fresh copy of the page (cogevol.probe.flows)
+    steps: tuple[dict, ...] = ()
+    expect: tuple[dict, ...] = ()
 
     def __post_init__(self) -> None:
         if self.check not in CHECKS:
             raise ValueError(f"check must be one of {CHECKS}, not {self.check!r}")
-        object.__setattr__(self, "aliases", tuple(self.aliases))
+        for name in ("aliases", "steps", "expect"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        if self.check == "flow" and not (self.steps and self.expect):
+            raise ValueError(f"flow {self.value!r} needs steps and expectations")
 
 
 @dataclass(frozen=True)
@@ -60,7 +68,9 @@ class Checklist:
             "language": self.language,
             "checks": [
                 {
-                    k: list(v) if isinstance(v, tuple) else v
+                    k: [dict(x) if isinstance(x, dict) else x for x in v]
+                    if isinstance(v, tuple)
+                    else v
                     for k, v in asdict(c).items()
                     if v not in (None, "", False, ()) or k == "check"
                 }
@@ -100,6 +110,9 @@ class CheckResult:
     # an unmet check is evidence the answer is about something else only when the answer shows
     # enough to tell (a page of a title and a button does not)
     evidence: bool = True
+    # unverifiable only because no name for it is known in the answer's language: it still
+    # counts in how much of the subject there is to show (a translation must not drop it)
+    lang_gap: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -124,6 +137,8 @@ class PageFacts:
     scene: bool = False
     slides: int | None = None
     elements: dict[str, int] = field(default_factory=dict)  # slide element types -> count
+    # the flows the probe ran: {"name", "status", "reason"} (cogevol.probe.flows)
+    flows: list[dict] = field(default_factory=list)
     _language: str | None = field(default=None, repr=False, compare=False)
 
     def language(self) -> str:

@@ -45,7 +45,7 @@ LANGUAGES = ("en", "es", "fr", "de", "pt", "zh", "ja", "ko")
 CONTROL_KINDS = ("range", "text", "select", "checkbox", "click")
 ELEMENTS = ("chart", "table", "timeline", "map", "image")
 KINDS = {
-    "html": ("control", "label", "key", "count", "mentions", "code"),
+    "html": ("control", "label", "key", "count", "mentions", "code", "flow"),
     # `language` comes from the reply's own field
     "slide": ("slides", "element", "count", "mentions"),
 }
@@ -100,6 +100,18 @@ KIND_LINES = {
         '- {"check": "code", "value": "<term>", "aliases": ["<name>", ...]}: '
         'what the request asks the code to use or compute ("use the Manhattan distance as the '
         'heuristic": manhattan); checked in the source, never a word the page must show'
+    ),
+    "flow": (
+        '- {"check": "flow", "value": "<short name>", "steps": [<step>, ...], "expect": '
+        "[<expectation>, ...]}: something the request asks a person to be able to do, as a "
+        "script run on the page. Steps: "
+        '{"do": "type", "into": "text" | "search", "text": "<text>"}, '
+        '{"do": "fill", "text": "<text>"} (every empty field), '
+        '{"do": "click", "label": "<add | delete | compute | start | search, or the label the '
+        'page would show>", "or_key": "Enter"}, {"do": "press", "key": "<key>"}, '
+        '{"do": "wait", "ms": <100-5000>}. Expectations after the steps: '
+        '{"appears": "<text typed>"}, {"disappears": "<text typed>"}, {"changes": "text"}. '
+        "At most 4 flows, 6 steps each"
     ),
     "slides": '- {"check": "slides", "n": <1-40>}: the number of slides the request asks for',
     "element": (
@@ -156,6 +168,48 @@ def _int(v, lo: int, hi: int, what: str) -> int:
     return v
 
 
+_STEP_FIELDS = {
+    "type": {"into", "text"},
+    "fill": {"text"},
+    "click": {"label", "or_key"},
+    "press": {"key"},
+    "wait": {"ms"},
+}
+_EXPECT_KEYS = ("appears", "disappears", "changes")
+
+
+def _flow(c: dict, value: str, where: str, cue: str) -> Check:
+    """A flow check from a reply, its steps and expectations validated against the grammar the
+    probe runs (cogevol.probe.flows)."""
+    steps, expect = c.get("steps"), c.get("expect")
+    if not isinstance(steps, list) or not 1 <= len(steps) <= 6:
+        raise ValueError(f"{where}: a flow needs 1-6 steps")
+    if not isinstance(expect, list) or not 1 <= len(expect) <= 4:
+        raise ValueError(f"{where}: a flow needs 1-4 expectations")
+    for k, st in enumerate(steps):
+        if not isinstance(st, dict) or st.get("do") not in _STEP_FIELDS:
+            raise ValueError(f"{where}.steps[{k}]: do must be one of {', '.join(_STEP_FIELDS)}")
+        extra = set(st) - {"do"} - _STEP_FIELDS[st["do"]]
+        if extra:
+            raise ValueError(f"{where}.steps[{k}]: unknown field(s) {sorted(extra)}")
+        if st["do"] == "wait":
+            _int(st.get("ms"), 100, 5000, f"{where}.steps[{k}] ms")
+        if st["do"] in ("type", "fill") and not (
+            isinstance(st.get("text"), str) and 1 <= len(st["text"]) <= 40
+        ):
+            raise ValueError(f"{where}.steps[{k}]: text must be 1-40 characters")
+        if st["do"] == "type" and st.get("into", "text") not in ("text", "search"):
+            raise ValueError(f"{where}.steps[{k}]: into must be text or search")
+        if st["do"] == "click" and not (isinstance(st.get("label"), str) and st["label"].strip()):
+            raise ValueError(f"{where}.steps[{k}]: a click names a label")
+    for k, e in enumerate(expect):
+        if not isinstance(e, dict) or len(e) != 1 or next(iter(e)) not in _EXPECT_KEYS:
+            raise ValueError(f"{where}.expect[{k}]: one of {', '.join(_EXPECT_KEYS)}")
+    if not 1 <= len(value) <= 40:
+        raise ValueError(f"{where}: value must be 1-40 characters")
+    return Check("flow", value, cue=cue or value, steps=tuple(steps), expect=tuple(expect))
+
+
 def parse_plan(reply: str, modality: str) -> Checklist:
     """The checklist an LLM reply describes, validated strictly (ValueError says what is wrong).
 
@@ -175,7 +229,7 @@ def parse_plan(reply: str, modality: str) -> Checklist:
         where = f"checks[{k}]"
         if not isinstance(c, dict):
             raise ValueError(f"{where} must be an object")
-        extra = set(c) - {"check", "value", "n", "cue", "aliases"}
+        extra = set(c) - {"check", "value", "n", "cue", "aliases", "steps", "expect"}
         if extra:
             raise ValueError(f"{where}: unknown field(s) {sorted(extra)}")
         kind, value, cue = c.get("check"), c.get("value", ""), str(c.get("cue") or "")[:80]
@@ -212,6 +266,11 @@ def parse_plan(reply: str, modality: str) -> Checklist:
             n, value = _int(c.get("n"), 1, 40, where), ""
         elif c.get("n") is not None:
             raise ValueError(f"{where}: n belongs to count and slides checks only")
+        if kind == "flow":
+            checks.append(_flow(c, value, where, cue))
+            continue
+        if c.get("steps") or c.get("expect"):
+            raise ValueError(f"{where}: steps and expect belong to flow checks only")
         aliases = c.get("aliases") or []
         if aliases and kind not in ("mentions", "code"):
             raise ValueError(f"{where}: aliases belong to mentions and code checks only")
@@ -225,6 +284,8 @@ def parse_plan(reply: str, modality: str) -> Checklist:
             )
         aliases = tuple(dict.fromkeys(a.strip() for a in aliases if a.strip() != value))
         checks.append(Check(kind, value, n=n, cue=cue or value, aliases=aliases))
+    if sum(c.check == "flow" for c in checks) > 4:
+        raise ValueError("at most 4 flows")
     mentions = [c for c in checks if c.check == "mentions"]
     if len(mentions) > MAX_MENTIONS:
         raise ValueError(f"at most {MAX_MENTIONS} mentions, not {len(mentions)}")

@@ -141,6 +141,12 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
             m = rx.search(text)
             if m:
                 checks.append(Check("key", key, cue=m.group()))
+        # what a person must be able to do, as scripts the probe runs (seed 003's flows)
+        for name, when, steps, expect in lex.flows:
+            hits = [rx.search(text) for rx in when]
+            if all(hits):
+                cue = " ... ".join(m.group() for m in hits)
+                checks.append(Check("flow", name, cue=cue, steps=steps, expect=expect))
         for n, noun, cue in _counts(text, lex):
             if not lex.slide_rx.search(noun):
                 checks.append(Check("count", noun, n=n, cue=cue))

@@ -107,11 +107,13 @@ def _named(c: Check, f: PageFacts, text: str, res, request_lang: str) -> CheckRe
     if lang and request_lang and lang != request_lang and not c.aliases:
         if not subjects.names(c.value).get(lang):
             # its absence says nothing: it may be on the page under a name we do not know
-            return res(
+            out = res(
                 "unverifiable",
                 f"{c.value!r} is not shown; the page is in {lang}, and no {lang} name for it "
                 "is known",
             )
+            out.lang_gap = True
+            return out
     out = res("unmet", f"{c.value!r} appears nowhere on the page")
     out.evidence = not little
     return out
@@ -143,6 +145,11 @@ def run_check(c: Check, f: PageFacts, request_lang: str = "") -> CheckResult:
         )
     if c.check in ("mentions", "code"):
         return _named(c, f, text, res, request_lang)
+    if c.check == "flow":
+        ran = next((x for x in f.flows if x.get("name") == c.value), None)
+        if ran is None:
+            return res("unverifiable", "the flow was not run (no probe, or its budget ran out)")
+        return res(ran["status"], ran["reason"])
     if c.check == "control":
         kinds = {
             "range": ("range", ""),
@@ -305,7 +312,9 @@ def request_fit(results: list[CheckResult]) -> RequestFit:
     others = [r for r in judged if r.check not in ("mentions", "language")]
     subject = None
     if named:
-        need = -(-len(named) // 2)
+        # a thing we cannot read in the page's language still counts in what there is to show,
+        # so a page cannot gain by being written in another language
+        need = -(-(len(named) + sum(r.lang_gap for r in results)) // 2)
         subject = round(min(1.0, sum(r.status == "met" for r in named) / need), 4)
     total = sum(r.weight for r in others)
     fulfil = (

@@ -47,6 +47,8 @@ class ProbeConfig:
     explore_controls: int = 12
     explore_per_state: int = 4
     explore_shots: int = 4
+    max_flows: int = 4
+    flow_budget_s: float = 6.0
 
 
 @dataclass
@@ -153,6 +155,8 @@ class ProbeResult:
     # the play-through (cogevol.probe.explore.StateGraph.report): states, transitions, per depth
     # controls revealed / driven / live, the depth reached and the budget that stopped it
     explore: dict = field(default_factory=dict)
+    # the request's flows run on fresh copies (cogevol.probe.flows): {"name", "status", "reason"}
+    flows: list[dict] = field(default_factory=list)
     # with ProbeConfig.trace: the page's functions that live inputs ran, as UTF-8 byte
     # intervals of the page with their call depth from the leaf ({start, end, depth};
     # cogevol.probe.trace), and what the offsets are into (sha256, bytes; error: why none)

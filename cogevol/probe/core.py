@@ -38,6 +38,7 @@ from cogevol.probe.compare import differs, drive, tokens, verdict
 from cogevol.probe.config import Action, Control, PageOutcome, ProbeConfig, ProbeResult
 from cogevol.probe.drivers import key_name, keyboard_action, order_controls, pointer_action
 from cogevol.probe.explore import StateGraph, state_key
+from cogevol.probe.flows import run_flows
 from cogevol.probe.lockstep import Lockstep
 from cogevol.probe.motion import MOVES, observe_motion
 from cogevol.probe.pixels import screen_fill
@@ -53,9 +54,18 @@ class _Probe:
     """One page's probe, as a sequence of steps with one job each (see `_run`)."""
 
     def __init__(
-        self, pool: BrowserPool, html: str, cfg: ProbeConfig, request: str = "", motion: bool = True
+        self,
+        pool: BrowserPool,
+        html: str,
+        cfg: ProbeConfig,
+        request: str = "",
+        motion: bool = True,
+        flows: list[dict] | None = None,
+        flow_labels: dict[str, tuple[str, ...]] | None = None,
     ):
         self.pool, self.html, self.cfg, self.request = pool, html, cfg, request or ""
+        # the request's flow checks (cogevol.probe.flows) and the label words their steps use
+        self.flows, self.flow_labels = flows or [], flow_labels or {}
         self.motion = motion  # measure motion after the inputs (the request asks for animation)
         self.result = ProbeResult(method=cfg.method)
         self.instrument = instrument_script(cfg)
@@ -84,8 +94,9 @@ class _Probe:
         if len(r.errors) < 10:
             r.errors.append(text[:200])
 
-    async def _open(self, stack: contextlib.AsyncExitStack) -> Session:
-        """Open and load a copy of the page: the first is the page under test, later ones twins."""
+    async def _open(self, stack: contextlib.AsyncExitStack, register: bool = True) -> Session:
+        """Open and load a copy of the page: the first is the page under test, later ones twins
+        (`register` False: a copy of its own, for a flow, whose fate is not the page's)."""
         page = await stack.enter_async_context(self.pool.page(self.html))
         s = Session(
             page,
@@ -94,6 +105,9 @@ class _Probe:
             hang_s=self.hang_s,
             grace_s=max(self.hang_s, self.cfg.hang_grace_s),
         )
+        if not register:
+            await s.load(self.pool.cfg.load_timeout_ms, self.instrument)
+            return s
         self.sessions.append(s)
         if self.a is None:  # the page under test: its errors (the twin's would count twice)
             self.a = s
@@ -186,6 +200,14 @@ class _Probe:
             await self._facts(a)  # again after the inputs: a quiz shows its questions once started
         await self._motion_at_end(a)
         r.viewport.update(await self._viewports(a))
+        if self.flows:
+            r.flows = await run_flows(
+                lambda st: self._open(st, register=False),
+                self.flows,
+                self.cfg,
+                r.quiet_ms,
+                self.flow_labels,
+            )
 
     async def _quiet(self, a: Session) -> set[str]:
         """Run the page untouched: the draw and mutation signatures it makes by itself (the
@@ -636,13 +658,17 @@ async def probe_html(
     cfg: ProbeConfig | None = None,
     request: str = "",
     motion: bool = True,
+    flows: list[dict] | None = None,
+    flow_labels: dict[str, tuple[str, ...]] | None = None,
 ) -> ProbeResult:
     """Probe one page; never raises for anything the page does. `request` orders the controls
     (those it names are driven first); `motion` measures whether the page still moves on its own
-    after the inputs (needed when the request asks for animation; costs an idle stretch)."""
+    after the inputs (needed when the request asks for animation; costs an idle stretch);
+    `flows`: the request's flow checks ({"value", "steps", "expect"}), each run on a fresh copy
+    of the page with `flow_labels` (label group -> words) for the controls its steps name."""
     cfg = cfg or ProbeConfig()
     t0 = time.perf_counter()
-    probe = _Probe(pool, html, cfg, request, motion)
+    probe = _Probe(pool, html, cfg, request, motion, flows, flow_labels)
     try:
         result = await probe.run()
     except Exception as e:  # the page's fault or ours

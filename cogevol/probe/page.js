@@ -225,6 +225,31 @@
       for (let k = 0; k < 3 && e.parentElement; k++) { e = e.parentElement; if (e.contains(b)) return true; }
       return false;
     },
+    // flows (cogevol/probe/flows.py): the visible text, and the first operable control of a
+    // kind whose label holds one of `words` (any control of the kind when `words` is empty);
+    // `search` prefers a search field. -1: none.
+    flowText() { const b = document.body || document.documentElement; return (document.title + '\n' + (b ? b.innerText : '')).slice(0, 60000); },
+    flowFind(kind, words, search = false) {
+      const hits = [];
+      for (let i = 0; i < this.controls.length; i++) {
+        const el = this.controls[i];
+        if (!el || !el.isConnected) continue;
+        const [k] = kindOf(el);
+        if (k !== kind || el.disabled || !visible(el)) continue;
+        const text = (labelOf(el) + ' ' + (el.getAttribute('placeholder') || '') + ' ' + (el.getAttribute('title') || '') + ' ' + (el.type || '')).toLowerCase();
+        const named = words.some((w) => text.includes(w));
+        if (!words.length || named) hits.push([i, named || (search && el.type === 'search')]);
+        else if (search) hits.push([i, false]);
+      }
+      if (search) { const best = hits.find((h) => h[1]); return best ? best[0] : hits.length ? hits[0][0] : -1; }
+      return hits.length ? hits[0][0] : -1;
+    },
+    // indices of the operable, empty text fields (a form to fill)
+    flowEmpty() {
+      const out = [];
+      this.controls.forEach((el, i) => { if (el && el.isConnected && kindOf(el)[0] === 'text' && !el.disabled && visible(el) && !el.value) out.push(i); });
+      return out;
+    },
     focus(i) { const el = this.controls[i]; if (el) el.focus({ preventScroll: true }); },
     // focus as an index into controls (-1: nothing focused), so the twin can mirror it
     focused() { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return this.controls.indexOf(a); },

@@ -42,7 +42,14 @@ import re
 from dataclasses import dataclass, field, fields, replace
 
 from cogevol.browser.pool import BrowserPool
-from cogevol.checklist import CheckResult, PageFacts, checklist_for, request_fit, run_checklist
+from cogevol.checklist import (
+    CheckResult,
+    PageFacts,
+    checklist_for,
+    lexicon,
+    request_fit,
+    run_checklist,
+)
 from cogevol.config import check_weights
 from cogevol.probe import ProbeConfig, ProbeResult, probe_html
 from cogevol.probe.motion import STILL
@@ -141,6 +148,7 @@ def page_facts(result: ProbeResult, html: str) -> PageFacts:
         groups=list(result.groups),
         source=html,
         scene=result.scene,
+        flows=list(result.flows),
     )
 
 
@@ -383,13 +391,21 @@ class HtmlScorer:
         `checklist`: the request's stored checklist (JSON); without one the rules plan it."""
         expects = expects_from_request(request)
         plan = checklist_for(request, "html", checklist) if (request or checklist) else None
+        flows = [
+            {"value": c.value, "steps": c.steps, "expect": c.expect}
+            for c in (plan.checks if plan is not None else ())
+            if c.check == "flow"
+        ]
+        labels = lexicon().flow_labels if flows else None
         async with self._slots:
-            result = await probe_html(self.pool, html, self.cfg, request, motion=expects.animation)
+            result = await probe_html(
+                self.pool, html, self.cfg, request, expects.animation, flows, labels
+            )
             # the harness's fault: one retry on a fresh context
             if result.outcome == "harness_error":
                 log.warning("probe: retrying a page after a harness error: %s", result.reason)
                 result = await probe_html(
-                    self.pool, html, self.cfg, request, motion=expects.animation
+                    self.pool, html, self.cfg, request, expects.animation, flows, labels
                 )
         checks = None
         # a page slow to reach its first screen shows the

@@ -231,3 +231,25 @@ def test_a_timeline_is_not_also_a_table():
 def test_phrases_and_elided_words_are_found(word, text, met):
     c = Check("mentions", word, must=True)
     assert (run_check(c, PageFacts(text=text)).status == "met") is met
+
+
+@pytest.mark.parametrize("request_text, flows", [
+    ("Build a to-do list: add tasks and delete them", {"add_item", "delete_item"}),
+    ("Crea una lista de tareas donde puedo añadir y borrar tareas", {"add_item", "delete_item"}),
+    ("做一个待办事项应用，可以添加和删除任务", {"add_item", "delete_item"}),
+    ("Baue einen Trinkgeldrechner", {"compute"}),
+    ("カウントダウンタイマーを作って、スタートボタンで開始", {"start_timer"}),
+    ("검색 가능한 국가 목록", {"search_list"}),
+    ("A poster about volcanoes", set()),
+])
+def test_the_rules_plan_the_flows_a_request_names(request_text, flows):
+    planned = [c for c in plan_rules(request_text).checks if c.check == "flow"]
+    assert {c.value for c in planned} == flows
+    assert all(c.steps and c.expect and not c.must for c in planned)
+
+
+def test_a_flow_is_read_from_what_the_probe_ran():
+    c = next(x for x in plan_rules("A to-do list where I add tasks").checks if x.check == "flow")
+    ran = PageFacts(text="x", flows=[{"name": "add_item", "status": "unmet", "reason": "step 2 (click 'add'): no control labelled 'add'"}])
+    assert run_check(c, ran).status == "unmet" and "step 2" in run_check(c, ran).reason
+    assert run_check(c, PageFacts(text="x")).status == "unverifiable"

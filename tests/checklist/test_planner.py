@@ -167,3 +167,18 @@ def test_a_reply_may_name_a_things_aliases_and_what_the_code_must_use():
     bad = {"language": "en", "checks": [{"check": "label", "value": "Start", "aliases": ["Démarrer"]}]}
     with pytest.raises(ValueError, match="aliases belong"):
         parse_plan(json.dumps(bad), "html")
+
+
+def test_a_reply_may_hold_flows_in_the_grammar_the_probe_runs():
+    flow = {"check": "flow", "value": "add a task", "steps": [{"do": "type", "into": "text", "text": "Milch kaufen"},
+                                                          {"do": "click", "label": "add", "or_key": "Enter"}],
+            "expect": [{"appears": "Milch kaufen"}]}
+    plan = parse_plan(json.dumps({"language": "de", "checks": [flow]}), "html")
+    (f,) = [c for c in plan.checks if c.check == "flow"]
+    assert f.steps[1]["label"] == "add" and f.expect == ({"appears": "Milch kaufen"},) and not f.must
+    for bad, why in (({"do": "teleport"}, "do must be"), ({"do": "wait", "ms": 99999}, "ms"),
+                     ({"do": "click"}, "names a label")):
+        with pytest.raises(ValueError, match=why):
+            parse_plan(json.dumps({"language": "de", "checks": [flow | {"steps": [bad]}]}), "html")
+    with pytest.raises(ValueError, match="belong to flow"):
+        parse_plan(json.dumps({"language": "de", "checks": [{"check": "label", "value": "Start", "steps": [{"do": "wait", "ms": 200}]}]}), "html")

@@ -1,0 +1,157 @@
+"""Flows: what a request asks a person to be able to do, run as a script on a fresh copy of a
+page.
+
+Why: driving each control once says whether it responds, not whether the page does the job. A
+to-do list whose Add button draws an empty row responds; a flow types a task, presses Add and
+looks for the task. Seed 003 writes such flow contracts from the request alone; so do both
+planners (cogevol.checklist: `flow` checks), and the probe runs them here in its own regime: a
+fresh seeded copy under the paused virtual clock, its quiet window run first, real inputs.
+
+Steps (a flow check's `steps`): `type` TEXT into a field (`into`: text, or search: a search
+field first), `fill` every empty field with TEXT, `click` the control whose label holds a word
+of a label group (cogevol/checklist/lexicon.yaml flow_labels; `or_key`: press that key in the
+last field typed into when there is none), `press` a key, `wait` MS. Expectations (`expect`),
+after the last step, against the first state: TEXT `appears`, TEXT `disappears`, the visible
+text `changes`. A flow is met, unmet (with the step or expectation that failed) or
+unverifiable (the budget ran out, the copy did not load).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+
+from cogevol.probe.config import ProbeConfig
+from cogevol.probe.session import Session
+
+
+class StepFailed(Exception):
+    """A step found nothing to act on: the flow is unmet at that step."""
+
+
+def _describe(step: dict) -> str:
+    do = step.get("do")
+    if do == "click":
+        return f"click {step.get('label')!r}"
+    if do in ("type", "fill"):
+        return f"{do} {step.get('text')!r}" + (
+            f" into a {step['into']} field" if "into" in step else ""
+        )
+    if do == "press":
+        return f"press {step.get('key')}"
+    return f"{do} {step.get('ms', '')}".strip()
+
+
+async def _click(s: Session, index: int) -> None:
+    aim = await s.call("aim", index)
+    if not aim["ok"]:
+        raise StepFailed(aim["reason"])
+    await s.page.mouse.click(aim["x"], aim["y"])
+
+
+async def _type(s: Session, index: int, text: str) -> None:
+    await _click(s, index)
+    await s.page.keyboard.type(text)
+
+
+async def _step(
+    s: Session, step: dict, labels: dict[str, tuple[str, ...]], typed: list[int]
+) -> None:
+    """Perform one step; StepFailed when there is nothing to act on."""
+    await s.call("discover")  # what the page shows now (a row added by the last step)
+    do = step.get("do")
+    if do == "type":
+        k = await s.call("flowFind", "text", [], step.get("into") == "search")
+        if k < 0:
+            raise StepFailed("no text field")
+        await _type(s, k, step["text"])
+        typed.append(k)
+    elif do == "fill":
+        empty = await s.call("flowEmpty")
+        if not empty:
+            raise StepFailed("no empty field to fill")
+        for k in empty:
+            await _type(s, k, step["text"])
+            typed.append(k)
+    elif do == "click":
+        words = list(labels.get(step.get("label", ""), (str(step.get("label", "")).lower(),)))
+        k = await s.call("flowFind", "click", words)
+        if k >= 0:
+            await _click(s, k)
+        elif step.get("or_key") and typed:
+            await s.call("focus", typed[-1])
+            await s.page.keyboard.press(step["or_key"])
+        else:
+            raise StepFailed(f"no control labelled {step.get('label')!r}")
+    elif do == "press":
+        await s.page.keyboard.press(step["key"])
+    elif do != "wait":
+        raise StepFailed(f"unknown step {do!r}")
+    await s.call("sync")
+
+
+def _met(expect: list[dict], first: str, last: str) -> str:
+    """The first expectation the final text fails, as a reason ("" when all hold)."""
+    for e in expect:
+        if "appears" in e and not (e["appears"] in last and e["appears"] not in first):
+            return f"{e['appears']!r} did not appear"
+        if "disappears" in e and e["disappears"] in last:
+            return f"{e['disappears']!r} is still shown"
+        if e.get("changes") and last == first:
+            return "nothing shown changed"
+    return ""
+
+
+async def run_flow(
+    open_page: Callable[[], Awaitable[Session]],
+    flow: dict,
+    cfg: ProbeConfig,
+    quiet_ms: int,
+    labels: dict[str, tuple[str, ...]],
+) -> dict:
+    """Run one flow check (its `value`, `steps`, `expect`) on a fresh copy of the page:
+    {"name", "status", "reason"}."""
+    name = flow["value"]
+    s = await open_page()
+    await s.run(quiet_ms)
+    first = await s.call("flowText")
+    typed: list[int] = []
+    for k, step in enumerate(flow["steps"], 1):
+        try:
+            await _step(s, step, labels, typed)
+        except StepFailed as e:
+            return {"name": name, "status": "unmet", "reason": f"step {k} ({_describe(step)}): {e}"}
+        await s.run(int(step["ms"]) if step.get("do") == "wait" else cfg.settle_ms)
+    why = _met(list(flow["expect"]), first, await s.call("flowText"))
+    steps = "; ".join(_describe(x) for x in flow["steps"])
+    if why:
+        return {"name": name, "status": "unmet", "reason": f"after {steps}: {why}"}
+    return {"name": name, "status": "met", "reason": f"{steps}: as asked"}
+
+
+async def run_flows(
+    open_page: Callable[[contextlib.AsyncExitStack], Awaitable[Session]],
+    flows: list[dict],
+    cfg: ProbeConfig,
+    quiet_ms: int,
+    labels: dict[str, tuple[str, ...]],
+) -> list[dict]:
+    """Every flow within flow_budget_s, each on its own fresh copy (closed after it); flows the
+    budget leaves are not in the result (their checks stay unverifiable), and a copy that fails
+    under a flow makes that flow unverifiable, not the page's verdict."""
+    out, deadline = [], time.perf_counter() + cfg.flow_budget_s
+    for flow in flows[: cfg.max_flows]:
+        if time.perf_counter() > deadline:
+            break
+        async with contextlib.AsyncExitStack() as stack:
+            try:
+                out.append(
+                    await run_flow(lambda st=stack: open_page(st), flow, cfg, quiet_ms, labels)
+                )
+            except Exception as e:  # the copy hung, crashed or navigated under the flow
+                reason = f"the flow could not be run: {type(e).__name__}: {e}".splitlines()[0]
+                out.append(
+                    {"name": flow["value"], "status": "unverifiable", "reason": reason[:200]}
+                )
+    return out

@@ -1,0 +1,47 @@
+"""Flows (issue 37): the request's flow checks run on fresh copies of the page, met or unmet with the
+step that failed, through the real Chromium and the whole reward."""
+
+import asyncio
+
+import pytest
+
+from cogevol.browser.pool import BrowserPool
+from cogevol.rewards.html import HtmlScorer
+from tests.probe.test_explore import depth_pair
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+CALC = ("<!doctype html><html><body><h1>Tip calculator</h1><input id=b type=number aria-label=bill>"
+        "<input id=p type=number aria-label=percent><button id=go>Calculate</button><p id=r></p><script>"
+        "go.onclick=()=>{{const b=parseFloat(document.getElementById('b').value),p=parseFloat(document.getElementById('p').value);"
+        "if(isNaN(b)||isNaN(p))return;{body}}}</script></body></html>")
+
+
+def scored(pages: list[tuple[str, str]]) -> list:
+    async def go():
+        async with BrowserPool() as pool:
+            scorer = HtmlScorer(pool)
+            return [await scorer.score(html, request) for html, request in pages]
+
+    return asyncio.run(go())
+
+
+def flows(s) -> dict:
+    return {c["value"]: c for c in s.checks if c["check"] == "flow"}
+
+
+def test_flows_are_met_by_a_working_page_and_unmet_by_one_whose_step_does_nothing():
+    req, todo, todo_dead = depth_pair("todo")
+    works = CALC.format(body="document.getElementById('r').textContent='Tip: '+(b*p/100).toFixed(2)")
+    broken = CALC.format(body="0")
+    ask = "A tip calculator: enter the bill and the percentage, then Calculate"
+    full, dead, calc, calc_broken = scored([(todo, req), (todo_dead, req), (works, ask), (broken, ask)])
+    assert flows(full)["add_item"]["status"] == "met" and flows(full)["delete_item"]["status"] == "met"
+    assert flows(dead)["add_item"]["status"] == "met"
+    assert flows(dead)["delete_item"]["status"] == "unmet" and "still shown" in flows(dead)["delete_item"]["reason"]
+    # a form that works only when filled: the flow fills it, then computes
+    assert flows(calc)["compute"]["status"] == "met", flows(calc)
+    assert flows(calc_broken)["compute"]["status"] == "unmet" and "nothing shown changed" in flows(calc_broken)["compute"]["reason"]
+    assert full.reward > dead.reward and calc.reward > calc_broken.reward
+    # the flows ran on copies: the page under test's own verdict is its play-through's
+    assert full.probe.flows and full.probe.explore["depth_reached"] == 1
