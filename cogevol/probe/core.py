@@ -420,7 +420,7 @@ class _Probe:
             if k not in tried and key != cur and controls[k].verdict == "dead"
         ]
         tried.update(again)
-        queue.extend((k, self.result.controls[k].depth, True) for k in again)
+        queue.extend((k, controls[k].depth, True) for k in again)
         return bool(again)
 
     async def _reveal(self, a: Session, lock: Lockstep, depth: int) -> list[int]:
