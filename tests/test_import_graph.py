@@ -108,8 +108,8 @@ def test_every_public_error_derives_from_one_base():
 PUBLIC = {
     "cogevol.browser": ["BrowserConfig", "BrowserPool", "PageHung", "find_chromium"],
     "cogevol.checklist": ["CHECKS", "MAX_MENTIONS", "VERSION", "Check", "CheckResult", "Checklist", "PageFacts",
-                          "checklist_for", "detect_language", "fulfilment", "latin_words", "lexicon", "plan_rules",
-                          "run_check", "run_checklist"],
+                          "RequestFit", "checklist_for", "detect_language", "fulfilment", "latin_words", "lexicon",
+                          "plan_rules", "request_fit", "run_check", "run_checklist"],
     "cogevol.probe": ["Control", "ProbeConfig", "ProbeResult", "probe_html"],
     "cogevol.scoring": ["Score", "ScoreItem", "Scorers", "ScoringConfig", "ScoringSettings", "open_scorers"],
 }

@@ -33,7 +33,7 @@ class ProbeConfig:
     idle_shortcut: bool = True
     page_timeout_s: float = 10.0
     hang_s: float = 1.5
-    hang_grace_s: float = 8.0
+    hang_grace_s: float = 5.0
     render_hang_s: float = 8.0
     clock_slice_ms: int = 100
     max_twin_rebuilds: int = 3

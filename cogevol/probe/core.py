@@ -333,7 +333,6 @@ class _Probe:
                 later += 1
             if again:
                 c.driver = ""
-            reloaded = False
             try:
                 await self._drive_one(a, lock, c, act, baseline)
                 await lock.after_input(a, act)
@@ -341,7 +340,12 @@ class _Probe:
                 # not a reload this input caused: the page's fault (or ours), as before
                 if not await a.reloaded_itself():
                     raise
-            if await a.reloaded_itself():
+                reloaded = True
+            else:
+                # without an error, a reload shows as a navigation event by now (the protocol's
+                # events arrive in order, before the later calls' answers)
+                reloaded = a.navigated and await a.reloaded_itself()
+            if reloaded:
                 # a Reset that reloads the page (location.reload(), a link to the page itself)
                 # is a reset: live when the state it left was not the first screen
                 c.verdict, c.driver = ("live" if graph.keys.get(cur) else "dead"), "click"
@@ -349,7 +353,6 @@ class _Probe:
                     "" if c.verdict == "live" else ": nothing had changed before it"
                 )
                 a, lock = await self._fresh_load(baseline)
-                reloaded = True
             verdict = c.verdict
             if kept is not None:
                 if c.verdict == "live":

@@ -22,11 +22,12 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable
 
+from cogevol.errors import CogevolError
 from cogevol.probe.config import ProbeConfig
 from cogevol.probe.session import Session
 
 
-class StepFailed(Exception):
+class StepFailed(CogevolError):
     """A step found nothing to act on: the flow is unmet at that step."""
 
 

@@ -51,8 +51,8 @@ def test_overlay_and_disabled_controls_are_not_operable(results):
 def test_render_failures_say_why(results):
     assert "script error" in results["render_blank_error.html"]["reason"]
     loop = results["render_infinite_loop.html"]
-    # a hung page costs the load wait, one unanswered ping and cleanup
-    bound = BrowserConfig().load_timeout_ms / 1000 + ProbeConfig().hang_s + 2.5
+    # a hung page costs the load wait, one ping unanswered for the grace, and cleanup
+    bound = BrowserConfig().load_timeout_ms / 1000 + ProbeConfig().hang_grace_s + 2.5
     assert loop["outcome"] == "page_hung" and loop["seconds"] <= bound, (loop["seconds"], bound)
     assert "stopped answering" in loop["reason"]
     assert not results["render_infinite_loop.html"]["harness_error"]

@@ -110,3 +110,48 @@ def test_browser_measured_terms():
 
 def test_expects_kinds_are_what_the_verdict_reports():
     assert score(_result(["live"]), Expects(interactive=True, animation=False, static=False)).expects == ["interactive"]
+
+
+def _checks(request: str, text: str, controls=()):
+    from cogevol.checklist import PageFacts, plan_rules, run_checklist
+
+    return run_checklist(plan_rules(request), PageFacts(text=text, controls=list(controls)))
+
+
+SOLAR_ZH = "做一个太阳系动画：行星绕着太阳转，用滑块控制速度"
+SOLAR_PAGE = "Solar System\nThe planets orbit the Sun, each at its own speed. Drag the slider to change the speed of time."
+
+
+def test_a_working_page_in_another_language_is_priced_not_zeroed():
+    page = _result(["live"])
+    same = score(page, checks=_checks(SOLAR_ZH, "太阳系\n行星绕着太阳转。拖动滑块改变速度，每颗行星都有自己的轨道和速度。"))
+    other = score(page, checks=_checks(SOLAR_ZH, SOLAR_PAGE))
+    assert not other.hard_fail and other.terms["language"] == 1.0 and "language" not in same.terms or same.terms["language"] == 0.0
+    assert 0 < other.reward < same.reward
+    broken = score(_result(["dead"]), checks=_checks(SOLAR_ZH, SOLAR_PAGE))
+    assert broken.hard_fail and other.reward > broken.reward
+
+
+def test_the_subject_outweighs_the_furniture_and_positive_evidence_gates():
+    ask = "Create a solar system: the planets orbit the sun, a slider controls the speed"
+    own = score(_result(["live"]), checks=_checks(ask, SOLAR_PAGE))
+    projectile = ("Projectile simulator\nSet the launch angle and the power with the sliders, then fire "
+                  "the cannon and watch the parabola of the shot.")
+    off = score(_result(["live"]), checks=_checks(ask, projectile), settings=TermSettings(fulfilment_gate=False))
+    assert own.subject == 1.0 and off.subject == 0.3 and off.reward <= 0.3 < own.reward
+    gated = score(_result(["live"]), checks=_checks(ask, projectile))
+    assert gated.hard_fail and gated.reason.startswith("hard fail: answers another request")
+    # in French, with no French name for a thing, its absence is no evidence: priced, not gated
+    french = ("Simulateur de tir parabolique\nRéglez l'angle et la puissance avec les curseurs, puis tirez "
+              "et observez la trajectoire du boulet de canon.")
+    fr = score(_result(["live"]), checks=_checks(ask, french), settings=TermSettings(fulfilment_gate=False))
+    assert fr.subject == 0.3 and fr.terms["language"] == 1.0 and fr.reward < off.reward  # planète, soleil: looked for
+
+
+def test_revealed_dead_controls_cost_whatever_the_request():
+    first = Control(0, "click", "button", "Play", "operable", verdict="live")
+    deep = [Control(k, "click", "button", f"b{k}", "operable", verdict=v, depth=1) for k, v in ((1, "live"), (2, "dead"))]
+    r = ProbeResult(rendered_ok=True, controls=[first, *deep], fill=0.5, viewport={"tablet": GOOD_VIEW, "mobile": GOOD_VIEW})
+    s = score(r, expects_from_request("A poster about the history of Rome"))
+    assert s.terms["revealed"] == 0.5 and "interactivity" not in s.terms
+    assert score(r).terms["interactivity"] == 0.0 and s.interactivity == 1.0
