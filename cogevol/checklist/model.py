@@ -110,6 +110,9 @@ class CheckResult:
     # an unmet check is evidence the answer is about something else only when the answer shows
     # enough to tell (a page of a title and a button does not)
     evidence: bool = True
+    # a named thing whose names we know (subjects.yaml, or the planner's aliases): its absence
+    # is positive evidence, where a plain word's ("reading", "shape") may be the wording only
+    known: bool = False
     # unverifiable only because no name for it is known in the answer's language: it still
     # counts in how much of the subject there is to show (a translation must not drop it)
     lang_gap: bool = False

@@ -116,6 +116,7 @@ def _named(c: Check, f: PageFacts, text: str, res, request_lang: str) -> CheckRe
             return out
     out = res("unmet", f"{c.value!r} appears nowhere on the page")
     out.evidence = not little
+    out.known = bool(c.aliases) or bool(subjects.names(c.value).get(lang or request_lang))
     return out
 
 
@@ -293,8 +294,9 @@ class RequestFit:
     * `language`: 1 when the page is written in another language than the request's, 0 when in
       the same, None when there is too little text to tell. A priced defect, never a gate.
     * `off_request`: positive evidence that the page is about another subject (every named
-      thing looked for under its names in the page's language and none found, on a page with
-      enough prose to tell, MIN_PROSE letters), or "". A
+      thing looked for under its names in the page's language and none found, at least one of
+      them a thing whose names we know, on a page with enough prose to tell, MIN_PROSE
+      letters), or "". A
       language mismatch is no such evidence, nor are words missing from a page in a language
       we have no names for them in (those checks are unverifiable).
     """
@@ -324,7 +326,11 @@ def request_fit(results: list[CheckResult]) -> RequestFit:
     language = None if lang is None else float(lang.status == "unmet")
     asked = [r for r in results if r.check == "mentions"]
     why = ""
-    if asked and all(r.status == "unmet" and r.evidence for r in asked):
+    if (
+        asked
+        and all(r.status == "unmet" and r.evidence for r in asked)
+        and any(r.known for r in asked)
+    ):
         shown = ", ".join(repr(r.value) for r in asked[:3])
         why = f"answers another request: none of {shown} appears, under any of its names"
     return RequestFit(subject, fulfil, language, why)

@@ -79,6 +79,8 @@ class Control:
     depth: int = 0
     # live only when given again in a later state (Add once text was typed, Reset after a change)
     again: bool = False
+    # the label of the input that revealed it (a flow clicks it first to reach this control)
+    revealed_by: str = ""
 
     def report(self) -> dict:
         """Its fields without the empty ones (and the flags that are off)."""

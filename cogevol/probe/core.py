@@ -207,6 +207,7 @@ class _Probe:
                 self.cfg,
                 r.quiet_ms,
                 self.flow_labels,
+                r.controls,
             )
 
     async def _quiet(self, a: Session) -> set[str]:
@@ -376,7 +377,8 @@ class _Probe:
             graph.transition(cur, new, k, c, depth, again, verdict)
             cur = new
             if explore:
-                queue.extend((j, depth + 1, False) for j in await self._reveal(a, lock, depth + 1))
+                revealed = await self._reveal(a, lock, depth + 1, c.label or c.kind)
+                queue.extend((j, depth + 1, False) for j in revealed)
         r.method = lock.method
         r.explore = graph.report()
         self.a = a  # the page under test (another copy after a reload from a Reset)
@@ -426,10 +428,11 @@ class _Probe:
         queue.extend((k, controls[k].depth, True) for k in again)
         return bool(again)
 
-    async def _reveal(self, a: Session, lock: Lockstep, depth: int) -> list[int]:
+    async def _reveal(self, a: Session, lock: Lockstep, depth: int, by: str) -> list[int]:
         """A new state: the controls that appeared, were revealed or became enabled (on the
         twin too, at the same moment, so indices stay the same on both), what the state shows
-        (for the checklist) and, when kept, its screenshot. Returns the controls to drive."""
+        (for the checklist) and, when kept, its screenshot; `by` is the label of the input that
+        revealed them. Returns the controls to drive."""
         r = self.result
         hidden = {
             c.index: k
@@ -445,17 +448,18 @@ class _Probe:
                 k = hidden[d["index"]]
                 c = r.controls[k]
                 c.status, c.reason, c.label, c.depth = "operable", "", d["label"], depth
+                c.revealed_by = by
                 revealed.append((k, c))
         for d in found["controls"]:
             c = _control(d)
-            c.depth = depth
+            c.depth, c.revealed_by = depth, by
             r.controls.append(c)
             revealed.append((len(r.controls) - 1, c))
         if found["keyTargets"] and not any(c.kind == "keyboard" for c in r.controls):
             # a game that listens for keys only once Play was pressed
             self.key_values = [k for k in dict.fromkeys(map(key_name, found["keyValues"])) if k]
             c = Control(-1, "keyboard", "keyboard", "+".join(found["keyTargets"]), "operable")
-            c.depth = depth
+            c.depth, c.revealed_by = depth, by
             r.controls.append(c)
             revealed.append((len(r.controls) - 1, c))
         await self._facts(a)  # a quiz's next question, a tab's content

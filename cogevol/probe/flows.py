@@ -23,7 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from cogevol.errors import CogevolError
-from cogevol.probe.config import ProbeConfig
+from cogevol.probe.config import Control, ProbeConfig
 from cogevol.probe.session import Session
 
 
@@ -56,20 +56,62 @@ async def _type(s: Session, index: int, text: str) -> None:
     await s.page.keyboard.type(text)
 
 
+def route(controls: list[Control], kind: str, words: list[str]) -> list[str]:
+    """The labels of the inputs to give, first screen first, to reach a control of `kind` whose
+    label holds one of `words` (any of the kind when `words` is empty) that the play-through
+    found behind an input (Calculate on a wizard's second step, the fields of a second tab)."""
+    for c in controls:
+        label = c.label.lower()
+        if c.depth and c.kind == kind and (not words or any(w in label for w in words)):
+            path, by, seen = [], c.revealed_by, set()
+            while by and by not in seen:
+                seen.add(by)
+                path.insert(0, by)
+                up = next((x for x in controls if x.label == by and x.depth), None)
+                by = up.revealed_by if up is not None else ""
+            return path
+    return []
+
+
+async def _find(
+    s: Session, kind: str, words: list[str], search: bool, controls: list[Control]
+) -> int:
+    """The control a step acts on; when the page shows none, the inputs that revealed one in
+    the play-through are given first (a wizard's Next, a second tab)."""
+    await s.call("discover")  # what the page shows now (a row added by the last step)
+    k = await s.call("flowFind", kind, words, search)
+    if k >= 0:
+        return k
+    for label in route(controls, kind, words):
+        j = await s.call("flowFind", "click", [label.lower()])
+        if j < 0:
+            return -1
+        await _click(s, j)
+        await s.run(200)
+        await s.call("discover")
+    return await s.call("flowFind", kind, words, search)
+
+
 async def _step(
-    s: Session, step: dict, labels: dict[str, tuple[str, ...]], typed: list[int]
+    s: Session,
+    step: dict,
+    labels: dict[str, tuple[str, ...]],
+    typed: list[int],
+    controls: list[Control],
 ) -> None:
     """Perform one step; StepFailed when there is nothing to act on."""
-    await s.call("discover")  # what the page shows now (a row added by the last step)
     do = step.get("do")
     if do == "type":
-        k = await s.call("flowFind", "text", [], step.get("into") == "search")
+        k = await _find(s, "text", [], step.get("into") == "search", controls)
         if k < 0:
             raise StepFailed("no text field")
         await _type(s, k, step["text"])
         typed.append(k)
     elif do == "fill":
+        await s.call("discover")
         empty = await s.call("flowEmpty")
+        if not empty and await _find(s, "text", [], False, controls) >= 0:
+            empty = await s.call("flowEmpty")
         if not empty:
             raise StepFailed("no empty field to fill")
         for k in empty:
@@ -77,7 +119,7 @@ async def _step(
             typed.append(k)
     elif do == "click":
         words = list(labels.get(step.get("label", ""), (str(step.get("label", "")).lower(),)))
-        k = await s.call("flowFind", "click", words)
+        k = await _find(s, "click", words, False, controls)
         if k >= 0:
             await _click(s, k)
         elif step.get("or_key") and typed:
@@ -110,6 +152,7 @@ async def run_flow(
     cfg: ProbeConfig,
     quiet_ms: int,
     labels: dict[str, tuple[str, ...]],
+    controls: list[Control] = (),
 ) -> dict:
     """Run one flow check (its `value`, `steps`, `expect`) on a fresh copy of the page:
     {"name", "status", "reason"}."""
@@ -120,7 +163,7 @@ async def run_flow(
     typed: list[int] = []
     for k, step in enumerate(flow["steps"], 1):
         try:
-            await _step(s, step, labels, typed)
+            await _step(s, step, labels, typed, list(controls))
         except StepFailed as e:
             return {"name": name, "status": "unmet", "reason": f"step {k} ({_describe(step)}): {e}"}
         await s.run(int(step["ms"]) if step.get("do") == "wait" else cfg.settle_ms)
@@ -137,6 +180,7 @@ async def run_flows(
     cfg: ProbeConfig,
     quiet_ms: int,
     labels: dict[str, tuple[str, ...]],
+    controls: list[Control] = (),
 ) -> list[dict]:
     """Every flow within flow_budget_s, each on its own fresh copy (closed after it); flows the
     budget leaves are not in the result (their checks stay unverifiable), and a copy that fails
@@ -148,7 +192,9 @@ async def run_flows(
         async with contextlib.AsyncExitStack() as stack:
             try:
                 out.append(
-                    await run_flow(lambda st=stack: open_page(st), flow, cfg, quiet_ms, labels)
+                    await run_flow(
+                        lambda st=stack: open_page(st), flow, cfg, quiet_ms, labels, controls
+                    )
                 )
             except Exception as e:  # the copy hung, crashed or navigated under the flow
                 reason = f"the flow could not be run: {type(e).__name__}: {e}".splitlines()[0]

@@ -13,6 +13,8 @@ from tests.private_network import NS, needs_private_network
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
 
 
+# 80-90 s on 2 cores: in the slow set (`make test-all`) so `make test` stays under 15 minutes
+@pytest.mark.slow
 @needs_private_network
 def test_two_node_cluster_matches_local_scoring_and_survives_a_killed_actor(tmp_path):
     out = tmp_path / "ray.json"
