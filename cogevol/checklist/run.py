@@ -14,7 +14,10 @@ from cogevol.request_lexicon import normalise
 
 
 def _tokens(text: str) -> set[str]:
-    return {strip_accents(w) for w in latin_words(normalise(text))}
+    """A text's Latin words, accents stripped, and the parts of hyphenated ones ("Planeten-Quiz"
+    shows "quiz")."""
+    words = {strip_accents(w) for w in latin_words(normalise(text))}
+    return words | {p for w in words if "-" in w for p in w.split("-") if p}
 
 
 def _mentioned(word: str, tokens: set[str], text: str) -> bool:
@@ -313,6 +316,10 @@ def request_fit(results: list[CheckResult]) -> RequestFit:
     named = [r for r in judged if r.check == "mentions"]
     others = [r for r in judged if r.check not in ("mentions", "language")]
     subject = None
+    if not named and any(r.lang_gap for r in results):
+        # nothing of the subject can be read in the page's language: neither shown nor missing,
+        # the midpoint (a translation must not score as if it showed everything)
+        subject = 0.5
     if named:
         # a thing we cannot read in the page's language still counts in what there is to show,
         # so a page cannot gain by being written in another language

@@ -253,3 +253,13 @@ def test_a_flow_is_read_from_what_the_probe_ran():
     ran = PageFacts(text="x", flows=[{"name": "add_item", "status": "unmet", "reason": "step 2 (click 'add'): no control labelled 'add'"}])
     assert run_check(c, ran).status == "unmet" and "step 2" in run_check(c, ran).reason
     assert run_check(c, PageFacts(text="x")).status == "unverifiable"
+
+
+def test_a_translation_cannot_gain_from_words_we_cannot_read_in_it():
+    from cogevol.checklist.model import CheckResult
+
+    gap = CheckResult("mentions", "饕餮纹", "unverifiable", "no en name", must=True, lang_gap=True)
+    assert request_fit([gap]).subject == 0.5  # unknown: the midpoint, not all of it
+    shown = CheckResult("mentions", "行星", "met", "shown", must=True)
+    assert request_fit([shown, gap]).subject == 1.0 and request_fit([shown, gap, gap]).subject == 0.5
+    assert run_check(Check("mentions", "quiz"), PageFacts(text="Planeten-Quiz: zwei Fragen")).status == "met"
