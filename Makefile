@@ -23,4 +23,7 @@ bench: setup      ## benchmarks named in the issues (results in docs/benchmarks.
 	python benchmarks/mine_speed.py
 	python benchmarks/probe_real.py
 	python benchmarks/probe_stability.py
+	python benchmarks/probe_depth.py
+	python benchmarks/probe_language.py
+	python benchmarks/probe_load.py
 	python benchmarks/scoring_service.py

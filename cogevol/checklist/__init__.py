@@ -3,19 +3,23 @@
 Why: a reward that only asks "does some page work?" pays the same for the right page and for a
 page written for another prompt, and GRPO on it learns to ignore the request. So every request
 gets a checklist, planned from the request alone (never from an answer: the grader must not be
-led by the code it grades), and every answer is scored against it. The share of weighted checks
-the answer misses is the `fulfilment` defect term; an answer that misses every must-have check
-(wrong language and none of the things the request names) can fail the gate.
+led by the code it grades), and every answer is scored against it. How a page's reward reads
+the checks is `request_fit`: the share of the subject shown scales the reward, the language is a
+priced term, the rest is the `fulfilment` term, and a page that shows none of the things the
+request names (looked for under their names in the page's language) can fail the gate; a deck's
+reward takes `fulfilment`, the share of all its checks missed.
 
 The format (JSON, version 1; docs/checklist.md):
 
     {"version": 1, "source": "rules" | "llm", "language": "en",
-     "checks": [{"check": "language", "value": "en", "weight": 1.0, "must": true, "cue": "..."},
+     "checks": [{"check": "language", "value": "en", "weight": 1.0, "cue": "..."},
                 {"check": "control", "value": "range", "weight": 1.0, "cue": "slider"},
                 {"check": "label", "value": "Reset", ...},
                 {"check": "key", "value": "ArrowKeys", ...},
                 {"check": "count", "value": "cities", "n": 3, ...},
-                {"check": "mentions", "value": "planets", "must": true, ...},
+                {"check": "mentions", "value": "planets", "must": true, "aliases": [...], ...},
+                {"check": "code", "value": "manhattan", ...},
+                {"check": "flow", "value": "add_item", "steps": [...], "expect": [...], ...},
                 {"check": "slides", "n": 5, ...}, {"check": "element", "value": "chart", ...}]}
 
 Each check, run against an answer, is `met`, `unmet` or `unverifiable`, with a reason; an
