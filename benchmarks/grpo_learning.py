@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from cogevol.config import load_params, merge_profile
+from cogevol.config import load_params, merge_profile, profile_path
 from cogevol.train.learning import (
     balanced_mean,
     bootstrap_ci,
@@ -61,18 +61,12 @@ from cogevol.train.learning import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-PROFILES = ROOT / "infra" / "profiles"
 EXPERIMENT = "cogevol-benchmarks"
 ARMS = ("grpo", "control", "atc")
 log = logging.getLogger("grpo_learning")
 
 
 # ---------------------------------------------------------------- params
-
-
-def profile_path(profile: str) -> Path:
-    """A profile name (infra/profiles/NAME.yaml) or a path to an overlay YAML, as apply.py reads it."""
-    return Path(profile) if profile.endswith((".yaml", ".yml")) else PROFILES / f"{profile}.yaml"
 
 
 def benchmark_params(params_path: str | Path, profiles: list[str]) -> dict:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -488,6 +489,39 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--workers", type=int, default=None, help=_knob("probe.workers"))
     sv.set_defaults(fn=_cmd_serve)
 
+    pf = sub.add_parser(
+        "preflight",
+        help="plan a training run on the hardware found or declared: ranks, batch, placement, "
+        "memory, versions, endpoints; exit 2 with every problem and its knob",
+    )
+    pf.add_argument(
+        "--profile",
+        default="embedded",
+        help="embedded (params.yaml as is), gpu, cpu-small, or an overlay YAML (infra/profiles/)",
+    )
+    pf.add_argument("--params", default="params.yaml")
+    pf.add_argument(
+        "--gpus",
+        type=int,
+        default=None,
+        help="GPUs per node to plan for (declared: no GPU needs to be present)",
+    )
+    pf.add_argument("--nodes", type=int, default=1)
+    pf.add_argument(
+        "--gpu-memory-gb",
+        type=float,
+        default=80.0,
+        help="memory of each declared GPU (GiB, as the card is sold: 80, 141)",
+    )
+    pf.add_argument(
+        "--check-endpoints",
+        action="store_true",
+        help="with declared hardware, still check the launcher, GPU-only libraries and the "
+        "endpoints as problems (they are always checked on found hardware)",
+    )
+    pf.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    pf.set_defaults(fn=_cmd_preflight)
+
     t = sub.add_parser("traffic", help="write the seeded sample of production traffic")
     t.add_argument("--out", required=True)
     t.add_argument("--n", type=int, default=3000)
@@ -495,6 +529,32 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--clean", action="store_true", help="omit the planted malformed lines")
     t.set_defaults(fn=_cmd_traffic)
     return p
+
+
+def _cmd_preflight(a) -> int:
+    """Exit 0: the run can go as planned; 2: it cannot (every problem printed with its knob)."""
+    from cogevol.config import load_profile
+    from cogevol.preflight import environment as env
+    from cogevol.preflight.plan import plan
+
+    try:
+        params = load_profile(a.profile, a.params)
+    except (OSError, KeyError, ValueError) as e:
+        print(f"preflight: cannot read the profile {a.profile!r}: {e}", file=sys.stderr)
+        return 2
+    if a.gpus is not None:
+        if a.gpus < 0 or a.nodes < 1 or a.gpu_memory_gb <= 0:
+            print("preflight: --gpus >= 0, --nodes >= 1 and --gpu-memory-gb > 0", file=sys.stderr)
+            return 2
+        hw = env.Hardware(a.gpus, a.nodes, a.gpu_memory_gb, "declared", declared=True)
+    else:
+        hw = env.detect_hardware(a.nodes)
+    result = plan(
+        params, hw, check_env=a.check_endpoints or not hw.declared,
+        launch_line=os.environ.get(env.LAUNCH_VAR),
+    )  # fmt: skip
+    print(json.dumps(result.to_dict(), indent=1) if a.json else result.render())
+    return 0 if result.ok else 2
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -66,25 +66,52 @@ def knob_help(key: str, fallback: str = "") -> str:
     return knob_comments().get(key, fallback)
 
 
-def merge_profile(params: dict, overlay: dict | None) -> dict:
-    """`params` with a profile overlay (infra/profiles/*.yaml) deep-merged into a new dict: a dict
-    merges key by key, anything else (a list included) replaces the value. A key that `params`
-    does not have is refused, as infra/profiles/apply.py refuses it: a typo must not silently add
-    a dead knob. Neither argument is modified."""
-    out = copy.deepcopy(params)
-    _merge_into(out, copy.deepcopy(overlay or {}), "")
-    return out
+PROFILES = Path(__file__).resolve().parents[1] / "infra" / "profiles"
+EMBEDDED_PROFILES = ("embedded", "cpu", "")  # params.yaml as committed
 
 
-def _merge_into(params: dict, overlay: dict, prefix: str) -> None:
-    for k, v in overlay.items():
+def profile_path(profile: str) -> Path:
+    """A profile name (infra/profiles/NAME.yaml) or a path to an overlay YAML."""
+    return Path(profile) if profile.endswith((".yaml", ".yml")) else PROFILES / f"{profile}.yaml"
+
+
+def profile_leaves(params: dict, overlay: dict, prefix: str = "") -> list[tuple[str, Any]]:
+    """(dotted key, value) for each value an overlay sets: a dict recurses into a group,
+    anything else replaces the value (a list, and a dict for a free-form map that params.yaml
+    leaves empty, such as extra_body). A key that `params` does not have is refused: a typo must
+    not silently add a dead knob. infra/profiles/apply.py turns these into DVC overrides."""
+    out = []
+    for k, v in (overlay or {}).items():
         key = f"{prefix}{k}"
         if not isinstance(params, dict) or k not in params:
             raise KeyError(f"{key}: not in params.yaml")
-        if isinstance(v, dict) and isinstance(params[k], dict):
-            _merge_into(params[k], v, f"{key}.")
+        if isinstance(v, dict) and isinstance(params[k], dict) and params[k]:
+            out += profile_leaves(params[k], v, f"{key}.")
         else:
-            params[k] = v
+            out.append((key, v))
+    return out
+
+
+def merge_profile(params: dict, overlay: dict | None) -> dict:
+    """`params` with a profile overlay (infra/profiles/*.yaml) merged into a new dict, leaf by
+    leaf as profile_leaves reads it. Neither argument is modified."""
+    out = copy.deepcopy(params)
+    for key, value in profile_leaves(params, overlay or {}):
+        *path, last = key.split(".")
+        node = out
+        for part in path:
+            node = node[part]
+        node[last] = copy.deepcopy(value)
+    return out
+
+
+def load_profile(profile: str | None, params_path: str | Path | None = None) -> dict:
+    """params.yaml with a profile applied (embedded / cpu / None: params.yaml as it is)."""
+    params = load_params(params_path)
+    if profile is None or profile in EMBEDDED_PROFILES:
+        return params
+    overlay = yaml.safe_load(profile_path(profile).read_text(encoding="utf-8"))
+    return merge_profile(params, overlay)
 
 
 def check_weights(weights: dict | None, known: dict, where: str) -> dict | None:

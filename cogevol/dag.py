@@ -51,6 +51,8 @@ _SHUFFLES = ("cogevol/raydata/exchange.py", "cogevol/hashing.py")
 _CHUNK_COUNTS = "cogevol/stage_counts.py  # a stage's counts, added up over a Ray run's chunks"
 _GRPO_DEPS = (
     "cogevol/train",
+    "cogevol/preflight",
+    "cogevol/text.py  # a reasoning model's thinking is skipped when its answer is read",
     _SHARDS,
     "cogevol/prompts.py",
     "cogevol/rewards",
@@ -234,6 +236,7 @@ STAGES: tuple[Stage, ...] = (
             *_GATE,
             _CDN,
             "cogevol/judge",
+            "cogevol/text.py",
             "cogevol/prompts.py",
             "data/curated/prompts",
             "data/mined/failures.jsonl",
@@ -252,6 +255,7 @@ STAGES: tuple[Stage, ...] = (
         deps=(
             *_COMMON,
             "cogevol/train",
+            "cogevol/preflight",
             _SHARDS,
             "cogevol/prompts.py",
             "infra/deepspeed",
@@ -325,6 +329,7 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/probe",
             "cogevol/browser",
             "cogevol/judge",
+            "cogevol/text.py",
             "cogevol/prompts.py",
             "cogevol/train/data.py  # reads the reference row",
             "cogevol/train/packaged.py  # @smollm2-135m systems",
@@ -419,6 +424,7 @@ def configs() -> dict[str, type]:
     from cogevol.distill.pipeline import DistillConfig
     from cogevol.evaluate.stage import EvalConfig
     from cogevol.judge.vlm import JudgeConfig
+    from cogevol.preflight.placement import ClusterConfig
     from cogevol.probe import ProbeConfig
     from cogevol.raydata.session import RayDataConfig
     from cogevol.rewards.html import TermSettings
@@ -442,6 +448,7 @@ def configs() -> dict[str, type]:
         "filter": FilterConfig,
         "filter.judge": FilterJudgeConfig,
         "curation": CurationConfig,
+        "cluster": ClusterConfig,
         "curation.ray": RayDataConfig,
         "checklist": PlannerConfig,
         "probe.harness": ProbeConfig,
@@ -474,6 +481,9 @@ NO_CLASS = {
     "slides.rules.weights": "the rule engine's weight table: RuleConfig.weights is checked with "
     "slides.rules",
     "judge.extra_body": "free-form: merged into every judge request body",
+    "filter.judge.extra_body": "free-form: merged into every filter judge request body",
+    "checklist.extra_body": "free-form: merged into every planner request body",
+    "evaluate.vllm": "free-form: vLLM engine arguments (evaluate.engine: vllm)",
     "evaluate.grpo_curves": "a map of stage -> plot file: EvalConfig.grpo_curves is checked with "
     "evaluate",
 }

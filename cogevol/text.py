@@ -128,3 +128,22 @@ _LATIN_MARKERS = {
     "pt": ("o", "os", "uma", "com", "para", "do", "da", "sobre", "crie", "faça"),
     "it": ("il", "gli", "una", "con", "per", "della", "sulla", "crea"),
 }
+
+
+def answer_start(reply: str) -> int | None:
+    """Where a model's answer begins once its reasoning is set aside, or None when it has none.
+
+    Reasoning models (Qwen3 by default) write `<think>...</think>` before the answer; the chat
+    template may already have eaten the opening tag, and a draft inside the thinking often holds
+    a fenced block of its own, which is not the answer. The answer starts after the last
+    `</think>`; a `<think>` that never closes used the whole budget to think: no answer."""
+    end = reply.rfind("</think>")
+    if end != -1:
+        return end + len("</think>")
+    return None if "<think>" in reply else 0
+
+
+def strip_thinking(reply: str) -> str:
+    """The answer part of a reply ("" when the model only thought)."""
+    start = answer_start(reply or "")
+    return "" if start is None else (reply or "")[start:]

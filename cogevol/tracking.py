@@ -138,25 +138,36 @@ class StageRun:
 
     def register_checkpoint(self, source: str, alias: str, scores: dict[str, float]) -> str | None:
         """A version of REGISTERED_MODEL for the checkpoint at `source`, tagged with its scores and
-        aliased `alias`; returns the version (None when untracked)."""
+        aliased `alias`; returns the version (None when untracked).
+
+        The checkpoint stays where DVC keeps it: the version points at an MLflow 3 external
+        logged model of this run (`models:/<model_id>`) whose tags say where the weights are. A
+        `file://` source would be refused by a tracking server (`mlflow server`), which accepts
+        local paths only inside the run's own artifacts; copying gigabytes of weights into the
+        artifact store for a registry entry is not what a registry is for."""
         if not self.active:
             return None
         import mlflow
 
-        client = mlflow.MlflowClient()
+        src = Path(source)
+        where = str(src.resolve()) if src.exists() else source
+        tags = {k: str(v) for k, v in scores.items()}
         try:
-            if client.search_registered_models(f"name = '{REGISTERED_MODEL}'") == []:
-                client.create_registered_model(
-                    REGISTERED_MODEL,
-                    description="cogevol checkpoints, with their evaluation scores",
-                )
-            src = Path(source)
-            mv = client.create_model_version(
+            model = mlflow.create_external_model(
+                name=alias,
+                source_run_id=self.run_id,
+                tags={**tags, "checkpoint": where},
+                model_type="cogevol-policy",
+            )
+            mv = mlflow.register_model(
+                f"models:/{model.model_id}", REGISTERED_MODEL, tags={**tags, "checkpoint": where}
+            )
+            client = mlflow.MlflowClient()
+            client.update_model_version(
                 REGISTERED_MODEL,
-                source=src.resolve().as_uri() if src.exists() else source,
-                run_id=self.run_id,
-                tags={k: str(v) for k, v in scores.items()},
-                description=f"{alias}: " + ", ".join(f"{k} {v}" for k, v in scores.items()),
+                mv.version,
+                description=f"{alias} ({where}): "
+                + ", ".join(f"{k} {v}" for k, v in scores.items()),
             )
             client.set_registered_model_alias(REGISTERED_MODEL, alias, mv.version)
             return mv.version

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from cogevol.preflight.plan import check_stage
 from cogevol.stage_io import stage_args, start, write_csv, write_metrics
 from cogevol.tracking import stage_run
 from cogevol.train.distributed import quiet_other_ranks
@@ -16,6 +17,7 @@ GROUPS = ("model", "train", "grpo", "probe", "slides", "judge")
 def main(stage: str) -> None:
     a = stage_args("CSV of the mean reward per step for `dvc plots`", many_inputs=True)
     _, params = start("grpo")
+    check_stage(stage, params)  # refuse a layout that cannot run, before any model loads
     main_rank = quiet_other_ranks()  # under a launcher, rank 0 writes the DVC files and the MLflow run
     with stage_run(stage, {g: params.get(g) for g in GROUPS}) as run:
         res = grpo_stage(stage, a.input[0], a.input[1], a.out, params, run)

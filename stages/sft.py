@@ -6,6 +6,7 @@ tokenizer also learns from (model.base: tiny).
 
 from __future__ import annotations
 
+from cogevol.preflight.plan import check_stage
 from cogevol.stage_io import stage_args, start, write_csv, write_metrics
 from cogevol.tracking import stage_run
 from cogevol.train.distributed import quiet_other_ranks
@@ -17,6 +18,7 @@ GROUPS = ("model", "train", "sft")
 def main() -> None:
     a = stage_args("CSV of the training loss per step for `dvc plots`", many_inputs=True)
     _, params = start("sft")
+    check_stage("sft", params)  # refuse a layout that cannot run, before any model loads
     main_rank = quiet_other_ranks()  # under a launcher, rank 0 writes the DVC files and the MLflow run
     with stage_run("sft", {g: params.get(g) for g in GROUPS}) as run:
         res = sft_stage(a.input[0], a.input[1] if len(a.input) > 1 else None, a.out, params, run)

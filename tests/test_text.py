@@ -1,3 +1,5 @@
+import json
+
 from cogevol.text import detect_script_lang, normalize, numbers, shingle_text, tokens
 
 
@@ -29,3 +31,24 @@ def test_language_guess():
     assert detect_script_lang("做一个课件") == "zh"
     assert detect_script_lang("スライドを作って") == "ja"
     assert detect_script_lang("Crea una presentación sobre el sistema solar") == "es"
+
+
+def test_a_reasoning_models_thinking_is_not_its_answer():
+    from cogevol.distill.pipeline import extract_artifact
+    from cogevol.judge.client import parse_json_object
+    from cogevol.scoring.extract import extract_html, extract_html_span
+    from cogevol.text import strip_thinking
+
+    draft = "<think>first try:\n```html\n<div>draft</div>\n```\nno, better</think>\n"
+    final = "```html\n<!DOCTYPE html><html><body><button>go</button></body></html>\n```"
+    text = draft + final
+    assert extract_html(text).startswith("<!DOCTYPE html>")
+    start, end = extract_html_span(text)
+    assert text[start:end] == extract_html(text)  # offsets still point into the completion
+    assert extract_html("<think>thinking about <div>x</div> until the budget ran out") is None
+    assert strip_thinking("plan</think>answer") == "answer"  # the template ate <think>
+    assert parse_json_object('<think>{"draft": 1}</think>{"score": 4}') == {"score": 4}
+    from tests.distill.test_pipeline import CLEAN_DECK
+
+    deck, why = extract_artifact("slide", '<think>```json\n{"draft": true}\n```</think>\n' + CLEAN_DECK)
+    assert why == "" and json.loads(deck) == json.loads(CLEAN_DECK)

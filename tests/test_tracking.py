@@ -1,4 +1,5 @@
 import mlflow
+import pytest
 
 from cogevol.tracking import flatten, stage_run
 
@@ -55,3 +56,53 @@ def test_metric_names_keyed_by_reasons_are_made_valid():
 
     assert metric_name("checklists.rules (not in the replay file)") == "checklists.rules _not in the replay file_"
     assert metric_name("dropped_by_reason.safety: phishing") == "dropped_by_reason.safety: phishing"
+
+
+@pytest.mark.slow  # the server takes 20-30 s to start here
+def test_checkpoints_register_against_a_real_tracking_server(tmp_path, monkeypatch):
+    """`mlflow server` refuses a file:// model version source outside the run's artifacts; a
+    checkpoint registered as an external logged model is accepted and keeps its path in a tag."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    mlflow_bin = os.path.join(os.path.dirname(sys.executable), "mlflow")
+    server = subprocess.Popen(
+        [mlflow_bin, "server", "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
+         "--backend-store-uri", f"sqlite:///{tmp_path / 'server.db'}",
+         "--artifacts-destination", str(tmp_path / "artifacts")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 240
+        while True:  # wait for the server to answer, however long its start takes here
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("mlflow server did not start")
+            time.sleep(0.5)
+        monkeypatch.setenv("MLFLOW_TRACKING_URI", url)
+        ckpt = tmp_path / "models" / "sft"
+        ckpt.mkdir(parents=True)
+        (ckpt / "config.json").write_text("{}")
+        with stage_run("evaluate") as run:
+            version = run.register_checkpoint(str(ckpt), "sft", {"html": 0.5})
+            run.set_model_alias("best", version)
+        assert version == "1"
+        client = mlflow.MlflowClient(url)
+        mv = client.get_model_version_by_alias("cogevol-policy", "best")
+        assert mv.version == "1" and mv.tags["checkpoint"] == str(ckpt) and mv.tags["html"] == "0.5"
+        assert client.get_model_version_by_alias("cogevol-policy", "sft").run_id == run.run_id
+    finally:
+        server.terminate()
+        server.wait(30)

@@ -1,9 +1,14 @@
-"""Generation for evaluation: local checkpoints with transformers, or any OpenAI-compatible model.
+"""Generation for evaluation: local checkpoints with transformers or vLLM, or any
+OpenAI-compatible model.
 
 Every system answers the same messages (the modality's system prompt + the request), greedy by
-default, so differences between checkpoints are the checkpoints'. For large models on GPUs, serve
-each checkpoint with vLLM (infra/vllm/serve.sh) and list it as an `openai` system: that is the
-same code path as an outside model.
+default, so differences between checkpoints are the checkpoints'. Generation stops at the chat
+template's end of turn as well as the tokenizer's end of text: a base model's tokenizer
+(Qwen3-4B-Base) ends text with <|endoftext|>, and without <|im_end|> as a stop it writes past its
+answer into invented turns until the token budget runs out. On the GPU profile
+(`evaluate.engine: vllm`) each local checkpoint is loaded by vLLM's offline engine in a child
+process (`python -m cogevol.evaluate.vllm_generate`), so its GPU memory is released before the
+next checkpoint loads.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from cogevol.judge.client import EndpointConfig
 from cogevol.progress import Progress
@@ -35,6 +41,17 @@ class SystemConfig(EndpointConfig):
 
 def messages(kind: str, prompt: str) -> list[dict]:
     return [{"role": "system", "content": system_prompt(kind)}, {"role": "user", "content": prompt}]
+
+
+END_OF_TURN = ("<|im_end|>", "<|eot_id|>", "<end_of_turn>", "<|end|>")
+
+
+def stop_token_ids(tok) -> list[int]:
+    """The tokenizer's end of text and whichever end-of-turn token its chat template uses."""
+    ids = [tok.eos_token_id] if tok.eos_token_id is not None else []
+    vocab = tok.get_vocab()
+    ids += [vocab[t] for t in END_OF_TURN if t in vocab]
+    return sorted(set(ids))
 
 
 def generate_local(
@@ -72,12 +89,54 @@ def generate_local(
         )
         with torch.no_grad():
             gen = model.generate(
-                **enc, max_new_tokens=max_new_tokens, pad_token_id=tok.pad_token_id, **kw
+                **enc,
+                max_new_tokens=max_new_tokens,
+                pad_token_id=tok.pad_token_id,
+                eos_token_id=stop_token_ids(tok),
+                **kw,
             )
         out += tok.batch_decode(gen[:, enc["input_ids"].shape[1] :], skip_special_tokens=True)
         progress.update(len(batch))
     progress.done()
     return out
+
+
+def generate_vllm(
+    path: str,
+    prompts: list[list[dict]],
+    max_new_tokens: int,
+    temperature: float = 0.0,
+    seed: int = 0,
+    options: dict | None = None,
+) -> list[str]:
+    """Completions of a local checkpoint from vLLM's offline engine, in a child process (see the
+    module docstring). `options`: vLLM engine arguments (tensor_parallel_size,
+    gpu_memory_utilization, max_model_len)."""
+    import json
+    import subprocess
+    import sys
+    import tempfile
+
+    job = {
+        "path": path,
+        "prompts": prompts,
+        "max_new_tokens": max_new_tokens,
+        "temperature": temperature,
+        "seed": seed,
+        "options": options or {},
+    }
+    with tempfile.TemporaryDirectory(prefix="cogevol-vllm-") as tmp:
+        spec, out = Path(tmp) / "job.json", Path(tmp) / "answers.json"
+        spec.write_text(json.dumps(job), encoding="utf-8")
+        cmd = [sys.executable, "-m", "cogevol.evaluate.vllm_generate", str(spec), str(out)]
+        log.info("evaluate: vLLM generates %d answers of %s", len(prompts), path)
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(
+                f"evaluate: vLLM generation for {path} failed ({done.returncode}): "
+                f"{done.stderr[-2000:]}"
+            )
+        return json.loads(out.read_text(encoding="utf-8"))
 
 
 async def generate_openai(

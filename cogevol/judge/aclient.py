@@ -180,7 +180,8 @@ class AsyncChatClient:
     def body(
         self, messages: list[dict], json_mode: bool = False, extra_body: dict | None = None
     ) -> dict:
-        """The request body; `extra_body` keys (e.g. vLLM's `chat_template_kwargs`) win."""
+        """The request body; the endpoint's `extra_body` (e.g. vLLM's `chat_template_kwargs`), then
+        this call's, win over the defaults."""
         body: dict[str, Any] = {
             "model": self.cfg.model,
             "messages": messages,
@@ -189,6 +190,7 @@ class AsyncChatClient:
         }
         if json_mode:
             body["response_format"] = {"type": "json_object"}
+        body.update(self.cfg.extra_body)
         body.update(extra_body or {})
         return body
 
@@ -212,7 +214,7 @@ class AsyncChatClient:
             temperature=self.cfg.temperature,
             max_tokens=self.cfg.max_tokens,
             json_mode=json_mode,
-            extra_body=extra_body or {},
+            extra_body={**self.cfg.extra_body, **(extra_body or {})},
             cache_parts=cache_parts or {},
         )
 

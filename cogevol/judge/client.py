@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from cogevol.errors import CogevolError
+from cogevol.text import strip_thinking
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +43,15 @@ class EndpointConfig:
     backoff_s: float = 1.0
     concurrency: int = 8
     rate_per_s: float | None = None  # HTTP attempts per second; None = unlimited
+    # merged into every request body, e.g. {chat_template_kwargs: {enable_thinking: false}} for a
+    # Qwen3 served by vLLM (a hosted API may refuse keys it does not know)
+    extra_body: dict[str, Any] = field(default_factory=dict)
 
 
 def parse_json_object(text: str) -> dict:
-    """The first JSON object in a model reply (models wrap JSON in prose or code fences)."""
+    """The first JSON object in a model's answer (models wrap JSON in prose or code fences; a
+    reasoning model's thinking before it is skipped, drafts included)."""
+    text = strip_thinking(text)
     start = text.find("{")
     while start != -1:
         depth = 0

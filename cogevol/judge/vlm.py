@@ -19,7 +19,7 @@ import dataclasses
 import logging
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -121,7 +121,6 @@ class JudgeConfig(EndpointConfig):
     cache_dir: str | None = "data/cache/judge"
     json_repair_attempts: int = 2
     json_mode: bool = True
-    extra_body: dict[str, Any] = field(default_factory=dict)
 
 
 def from_params(d: dict | None) -> JudgeConfig:
@@ -144,7 +143,6 @@ class JudgeVerdict:
 
 
 _NUM = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(?:/\s*([0-9]+(?:\.[0-9]+)?))?\s*")
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
 class VerdictFormatError(CogevolError, ValueError):
@@ -185,11 +183,8 @@ def parse_verdict(reply: str, clamp: bool = False) -> tuple[float, float, dict[s
     Scores outside 0..5 are an error (the model may be on another scale) unless `clamp`, used
     once the repair turns are spent: then they are clamped rather than the verdict lost.
     """
-    text = _THINK.sub("", reply or "")
-    if "</think>" in text:  # an opening tag eaten by the chat template
-        text = text.rsplit("</think>", 1)[1]
     try:
-        obj = parse_json_object(text)
+        obj = parse_json_object(reply or "")
     except ValueError as e:
         raise VerdictFormatError("the reply holds no JSON object") from e
     scores = {}
@@ -320,10 +315,9 @@ class VisionJudge:
     async def _judge(self, kind: Kind, png: bytes, request: str, key: str | None) -> JudgeVerdict:
         msgs = self.messages(kind, png, request)
         turns = max(0, self.cfg.json_repair_attempts) + 1
-        extra = self.cfg.extra_body or None
         for attempt in range(1, turns + 1):
             try:
-                reply = await self.client.chat(msgs, json_mode=self.cfg.json_mode, extra_body=extra)
+                reply = await self.client.chat(msgs, json_mode=self.cfg.json_mode)
             except EndpointError as e:
                 self.stats.errors += 1
                 raise JudgeError(f"judge endpoint: {e}") from e

@@ -75,7 +75,6 @@ _FAMILIES = (
     "static",
 )
 _WAITS_FOR_USER = ("game", "quiz", "tool", "steer")
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -249,10 +248,7 @@ def parse_llm_reply(reply: str) -> Expects:
     """An Expects from the model's JSON; ValueError when it is not the object asked for."""
     from cogevol.judge.client import parse_json_object
 
-    text = _THINK.sub("", reply or "")
-    if "</think>" in text:  # an opening tag eaten by the chat template
-        text = text.rsplit("</think>", 1)[1]
-    obj = parse_json_object(text)
+    obj = parse_json_object(reply)
     interactive, animation = _flag(obj, "interactive"), _flag(obj, "animation")
     cues = ["llm"]
     if "static" in obj and _flag(obj, "static") == (interactive or animation):

@@ -428,6 +428,7 @@ class HtmlScorer:
             )
             if why:
                 s.reason = f"{s.reason}; {why}"
+                s.judge_error = why
         return s
 
     async def _judge_terms(

@@ -174,6 +174,7 @@ class SlideScorer:
             pngs=rendered.pngs,
             fulfilment_score=fulfil,
             checks=[c.as_dict() for c in checks],
+            judge_error=judge_note if self.judge is not None and vlm is None else "",
         )
 
     async def _judge(self, pngs: list[bytes], request: str) -> tuple[float | None, list[dict], str]:

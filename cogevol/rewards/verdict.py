@@ -71,6 +71,9 @@ class Verdict:
     weights_used: dict[str, float] = field(default_factory=dict)
     checks: list[dict] = field(default_factory=list)
     harness_error: str = ""  # why there is no verdict, when the fault is the harness's
+    # why a configured judge gave no verdict (its terms were left out and the weights
+    # renormalised); GRPO fails the step when too many completions have one
+    judge_error: str = ""
     seconds: float = 0.0  # wall time of the scoring itself
 
     # fields that stay out of record(): raw artefacts and what subclasses lay out themselves

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from cogevol.text import answer_start
+
 _FENCE = re.compile(r"```(?:html|HTML)?\s*\n(.*?)```", re.S)
 _DOC = re.compile(r"(<!DOCTYPE html.*?</html>|<html.*?</html>)", re.S | re.I)
 
@@ -43,7 +45,16 @@ def extract_html_span(text: str) -> tuple[int, int] | None:
     """Where the HTML document lies in a completion's text: (start, end) character offsets with
     text[start:end] the document extract_html gives (so offsets into the page the probe ran map
     back to the completion: cogevol.train.atc), or None. A fenced block that holds markup comes
-    first (its whitespace trimmed), then a whole document, then markup anywhere."""
+    first (its whitespace trimmed), then a whole document, then markup anywhere. A reasoning
+    model's thinking is skipped: a draft page inside it is not the answer."""
+    base = answer_start(text)
+    if base is None:
+        return None
+    span = _span(text[base:])
+    return None if span is None else (base + span[0], base + span[1])
+
+
+def _span(text: str) -> tuple[int, int] | None:
     for m in _FENCE.finditer(text):
         block = m.group(1)
         if "<" in block and re.search(

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from cogevol.errors import CogevolError
+from cogevol.text import strip_thinking
 
 VERSION = "cogevol-slides/1"
 CANVAS_W, CANVAS_H = 1280, 720
@@ -88,8 +89,9 @@ class Deck:
 
 
 def extract_json(text: str) -> object:
-    """The JSON value in a model reply: the whole reply, a fenced block, or the outermost {...}."""
-    text = text.strip()
+    """The JSON value in a model reply: the whole reply, a fenced block, or the outermost {...},
+    after a reasoning model's thinking (a draft deck inside it is not the answer)."""
+    text = strip_thinking(text).strip()
     if not text:
         raise ContractError(["empty output"])
     if "{" not in text and "[" not in text:

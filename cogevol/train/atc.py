@@ -211,6 +211,17 @@ class AtcStats:
         self.depth_sum += sum(ds)
         self.depth0 += sum(d == 0 for d in ds)
 
+    @classmethod
+    def merged(cls, parts: Sequence[AtcStats]) -> AtcStats:
+        """The stats of several ranks' batches as one (counts add up, so rates stay exact)."""
+        out = cls()
+        for p in parts:
+            for name in ("tokens", "traced", "depth_sum", "depth0", "aligned"):
+                setattr(out, name, getattr(out, name) + getattr(p, name))
+            for why, n in p.fallback.items():
+                out.fallback[why] = out.fallback.get(why, 0) + n
+        return out
+
     def metrics(self) -> dict[str, float]:
         out = {
             "atc/traced_share": self.traced / self.tokens if self.tokens else 0.0,

@@ -118,7 +118,7 @@ class GRPOSettings:
     num_prompts: int = 8
     requests_per_step: int = 2
     num_generations: int = 4
-    gradient_accumulation_steps: int = 1
+    per_device_batch_size: int | None = None
     num_iterations: int = 1
     max_steps: int = 4
     learning_rate: float = 1e-6
@@ -133,6 +133,7 @@ class GRPOSettings:
     max_prompt_length: int = 1024
     max_completion_length: int = 640
     reward_workers: int = 2
+    max_judge_failure_rate: float = 0.1
     torch_threads: int = 1
     log_rollouts: int = 4
     logging_steps: int = 1
@@ -144,13 +145,17 @@ class GRPOSettings:
     vllm_tensor_parallel_size: int = 1
     atc: AtcSettings = field(default_factory=AtcSettings)
 
-    def per_device_batch_size(self, world_size: int = 1) -> int:
-        """Completions per micro-batch so that one optimizer step sees requests_per_step groups."""
-        total = self.requests_per_step * self.num_generations
-        div = self.gradient_accumulation_steps * world_size
-        if total % div:
-            raise ValueError(
-                f"requests_per_step * num_generations = {total} must divide evenly over "
-                f"gradient_accumulation_steps * world_size = {div}"
-            )
-        return total // div
+    def micro_batch(self, world_size: int = 1) -> tuple[int, int]:
+        """(per-device batch, gradient accumulation steps), the accumulation derived: one optimizer
+        step sees exactly requests_per_step groups, in micro-batches of per_device_batch_size
+        completions on each of world_size ranks.
+        A layout where that does not divide is refused with the knobs that fix it (the same
+        arithmetic `cogevol preflight` plans with: cogevol.preflight.batch)."""
+        from cogevol.preflight.batch import grpo_batch
+
+        plan = grpo_batch(
+            self.requests_per_step, self.num_generations, self.per_device_batch_size, world_size
+        )
+        if plan.problems:
+            raise ValueError("; ".join(f"{p.knob}: {p.why}" for p in plan.problems))
+        return plan.per_device_batch_size, plan.gradient_accumulation_steps

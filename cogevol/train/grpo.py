@@ -22,7 +22,7 @@ from datasets import Dataset
 from trl import GRPOConfig, GRPOTrainer
 
 from cogevol.tracking import StageRun
-from cogevol.train.atc import credit
+from cogevol.train.atc import AtcStats, credit
 from cogevol.train.callbacks import MetricsCallback, StepTimingCallback
 from cogevol.train.config import (
     AtcSettings,
@@ -58,6 +58,10 @@ class TimedGRPOTrainer(GRPOTrainer):
                 if t is not None and i < len(traces):
                     traces[i] = t
         stats = credit(out, traces, self.processing_class, self.atc.beta, self.atc.gamma)
+        if self.accelerator.num_processes > 1:  # every rank credits its own completions
+            from accelerate.utils import gather_object
+
+            stats = AtcStats.merged(gather_object([stats]))
         mode = "train" if self.model.training else "eval"
         for k, v in stats.metrics().items():
             self._metrics[mode][k].append(v)
@@ -77,9 +81,11 @@ def grpo_config(out_dir: str | Path, g: GRPOSettings, train: TrainConfig) -> GRP
     common = trainer_kwargs(train)
     if g.torch_threads > 0:
         torch.set_num_threads(g.torch_threads)
+    per_device, accumulation = g.micro_batch(world_size())
     return GRPOConfig(
         output_dir=str(out_dir),
-        per_device_train_batch_size=g.per_device_batch_size(world_size()),
+        per_device_train_batch_size=per_device,
+        gradient_accumulation_steps=accumulation,
         remove_unused_columns=False,  # the reward functions route on the `modality` column
         # the vllm_* knobs matter only with use_vllm
         **shared_fields(g, GRPOConfig, exclude=("save_steps",)),
@@ -120,7 +126,15 @@ def run_grpo(
     metrics_cb = MetricsCallback(run)
     timing_cb = StepTimingCallback(timer, rollouts, run, sample=g.log_rollouts)
     reward_fns = [
-        ModalityReward(m, scorers, SPECS[m], rollouts, shuffle_seed=shuffle_seed, record=record)
+        ModalityReward(
+            m,
+            scorers,
+            SPECS[m],
+            rollouts,
+            shuffle_seed=shuffle_seed,
+            record=record,
+            max_judge_failure_rate=g.max_judge_failure_rate,
+        )
         for m in modalities
     ]
     trainer = None

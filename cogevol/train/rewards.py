@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import random
 import time
 from dataclasses import dataclass
 
+from cogevol.errors import CogevolError
 from cogevol.scoring.extract import completion_text, last_message
 from cogevol.scoring.types import ScoreItem
 from cogevol.train.monitor import RolloutLog
@@ -39,14 +41,19 @@ class ComponentSpec:
 HTML_SPEC = ComponentSpec(
     numbers=("reward", "interactivity", "controls_live", "controls_total"),
     # a completion with no document never reaches the probe, and the gate zeroes it all the same
-    flags={"hard_fail": True, "rendered_ok": False, "harness_error": False},
+    flags={"hard_fail": True, "rendered_ok": False, "harness_error": False, "judge_error": False},
     groups=("terms",),
 )
 SLIDE_SPEC = ComponentSpec(
     numbers=("reward", "score", "rule_score", "vlm_score"),
-    flags={"valid": False, "harness_error": False},
+    flags={"valid": False, "harness_error": False, "judge_error": False},
     groups=("rules",),
 )
+
+
+class JudgeFailure(CogevolError, RuntimeError):
+    """Too many completions of a step lost their judge terms: the reward the step would train on
+    is another one than configured (rules only), so the step stops with the judge's reason."""
 
 
 def _number(v) -> bool:
@@ -86,13 +93,16 @@ class ModalityReward:
         rollouts: RolloutLog | None = None,
         shuffle_seed: int | None = None,
         record: list | None = None,
+        max_judge_failure_rate: float = 1.0,
     ):
         """`shuffle_seed` (a control run, benchmarks/grpo_learning.py): the rewards handed to TRL
         are permuted across each call's completions with an RNG seeded once here, so the policy
         learns from rewards that no longer belong to its completions; everything logged (metrics,
         rollouts, `record`) stays the completions' true rewards. `record`: a list that gets one
         dict per scored completion (call, step, prompt_id, true reward, hard_fail, gate). None:
-        neither."""
+        neither. `max_judge_failure_rate`: the share of a call's completions whose configured
+        judge gave no verdict above which the call raises JudgeFailure (1.0: never)."""
+        self.max_judge_failure_rate = max_judge_failure_rate
         self.modality, self.scorers, self.spec, self.rollouts = modality, scorers, spec, rollouts
         self.__name__ = f"{modality}_reward"  # TRL names the reward column after the function
         self.record = record
@@ -123,6 +133,11 @@ class ModalityReward:
         ]
         scores = await self.scorers.score(items)
         seconds = time.perf_counter() - t0
+        log.info(
+            "%s reward: rank %s scored %d completion(s) in %.1f s (%.2f s each)",
+            self.modality, os.environ.get("RANK", "0"), len(idx), seconds, seconds / len(idx),
+        )  # fmt: skip
+        self._check_judge([s.details for s in scores])
         self.last_traces = [None] * n
         for i, item, s in zip(idx, items, scores):
             if s.details.get("trace") is not None:
@@ -150,6 +165,16 @@ class ModalityReward:
             self._record(idx, scores, kwargs)
         self.calls += 1
         return out
+
+    def _check_judge(self, details: list[dict]) -> None:
+        failed = [d["judge_error"] for d in details if d.get("judge_error")]
+        if failed and len(failed) / len(details) > self.max_judge_failure_rate:
+            raise JudgeFailure(
+                f"{self.modality}: the judge gave no verdict on {len(failed)}/{len(details)} "
+                f"completions (more than grpo.max_judge_failure_rate "
+                f"{self.max_judge_failure_rate:g}), so this step's reward would be rules only: "
+                f"{failed[0]}"
+            )
 
     def _record(self, idx: list[int], scores: list, kwargs: dict) -> None:
         """One row per scored completion; `step` is the optimizer step these completions train

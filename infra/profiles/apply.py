@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-HERE = Path(__file__).resolve().parent
+from cogevol.config import profile_leaves, profile_path
 
 
 def hydra(v) -> str:
@@ -35,18 +35,9 @@ def hydra(v) -> str:
     raise TypeError(f"cannot express {v!r} as an override")
 
 
-def overrides(overlay: dict, params: dict, prefix: str = "") -> list[str]:
-    """Leaf overrides; a dict recurses, anything else (lists included) replaces the value."""
-    out = []
-    for k, v in overlay.items():
-        key = f"{prefix}{k}"
-        if not isinstance(params, dict) or k not in params:
-            raise KeyError(f"{key}: not in params.yaml")
-        if isinstance(v, dict) and isinstance(params[k], dict):
-            out += overrides(v, params[k], f"{key}.")
-        else:
-            out.append(f"{key}={hydra(v)}")
-    return out
+def overrides(overlay: dict, params: dict) -> list[str]:
+    """Leaf overrides in DVC's grammar (cogevol.config.profile_leaves: how an overlay applies)."""
+    return [f"{k}={hydra(v)}" for k, v in profile_leaves(params, overlay)]
 
 
 def main() -> None:
@@ -55,7 +46,7 @@ def main() -> None:
     ap.add_argument("--params", default="params.yaml")
     ap.add_argument("--write", action="store_true", help="apply to --params in place instead of printing -S args")
     a = ap.parse_args()
-    path = Path(a.profile) if a.profile.endswith(".yaml") else HERE / f"{a.profile}.yaml"
+    path = profile_path(a.profile)
     ovs = overrides(yaml.safe_load(path.read_text()), yaml.safe_load(Path(a.params).read_text()))
     if a.write:
         from dvc.utils.hydra import apply_overrides

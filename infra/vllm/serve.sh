@@ -8,8 +8,10 @@
 #   infra/vllm/serve.sh rollout  [MODEL]   # GRPO rollouts, vllm_mode: server  :8003  (models/sft)
 #
 # Environment: GPUS (CUDA_VISIBLE_DEVICES for this server, default 0), TP (tensor parallel size,
-# default: number of GPUS), PORT, HOST (default 0.0.0.0), MAX_LEN (context), MEM (GPU memory
-# utilisation, default 0.9). Keys: vLLM serves without one unless VLLM_API_KEY is set; the
+# default: number of GPUS), PORT, HOST (default 127.0.0.1: each node's ranks call their own
+# servers; HOST=0.0.0.0 serves other hosts, and then set VLLM_API_KEY), MAX_LEN (context), MEM
+# (GPU memory utilisation, default 0.9). `cogevol preflight --profile gpu --gpus 8` prints which
+# GPUs each role takes (the teacher on 2 during distill, the judge on each node's last GPU). Keys: vLLM serves without one unless VLLM_API_KEY is set; the
 # pipeline reads the key from the env var NAMED in params.yaml (api_key_env), never from a file.
 #
 # `rollout` is TRL's weight-syncing server (`trl vllm-serve`), not `vllm serve`: GRPO in server
@@ -20,7 +22,7 @@ set -euo pipefail
 role="${1:?usage: serve.sh teacher|judge|filter|rollout [MODEL]}"
 GPUS="${GPUS:-0}"
 TP="${TP:-$(awk -F, '{print NF}' <<<"$GPUS")}"
-HOST="${HOST:-0.0.0.0}"
+HOST="${HOST:-127.0.0.1}"
 MEM="${MEM:-0.9}"
 export CUDA_VISIBLE_DEVICES="$GPUS"
 
@@ -39,6 +41,9 @@ fi
 
 extra=()
 [ "$role" = judge ] && extra+=(--limit-mm-per-prompt '{"image": 4}')
+# Qwen3 thinks by default: the parser keeps <think> out of the answer's content (the GPU profile
+# also turns thinking off per request, and the pipeline skips it when it parses)
+case "$role" in teacher|filter) extra+=(--reasoning-parser qwen3) ;; esac
 exec vllm serve "$model" --host "$HOST" --port "$port" --tensor-parallel-size "$TP" \
   --gpu-memory-utilization "$MEM" --max-model-len "$max_len" --dtype bfloat16 \
   --served-model-name "$model" "${extra[@]}"

@@ -251,3 +251,20 @@ def test_unwritable_cache_still_answers(fake, tmp_path, caplog):
     with caplog.at_level(logging.WARNING):
         assert asyncio.run(main()) == "echo:q"
     assert "cache write" in caplog.text
+
+
+def test_the_endpoints_extra_body_goes_with_every_request_and_into_the_cache_key(fake):
+    srv = fake()
+    c = cfg(srv.url)
+    c.extra_body = {"chat_template_kwargs": {"enable_thinking": False}}
+
+    async def main():
+        async with AsyncChatClient(c) as client:
+            await client.chat([{"role": "user", "content": "hi"}], extra_body={"seed": 3})
+            return client
+
+    client = asyncio.run(main())
+    assert srv.bodies[0]["chat_template_kwargs"] == {"enable_thinking": False} and srv.bodies[0]["seed"] == 3
+    plain = AsyncChatClient(cfg(srv.url))
+    msgs = [{"role": "user", "content": "hi"}]
+    assert client.cache_key(msgs) != plain.cache_key(msgs)  # thinking off is another answer

@@ -14,7 +14,8 @@ def test_params_yaml_groups_build_the_dataclasses():
     from_dict(SFTSettings, params["sft"])
     g = from_dict(GRPOSettings, params["grpo"])
     assert (g.beta, g.epsilon, g.learning_rate) == (0.001, 0.2, 1e-6)  # seed 001
-    assert g.per_device_batch_size() * g.gradient_accumulation_steps == g.requests_per_step * g.num_generations
+    b, accumulation = g.micro_batch()
+    assert b * accumulation == g.requests_per_step * g.num_generations
 
 
 def test_unknown_keys_and_bad_values_fail_loudly():
@@ -24,9 +25,10 @@ def test_unknown_keys_and_bad_values_fail_loudly():
         from_dict(ModelConfig, {"tiny": {"layers": 2}})
     with pytest.raises(ValueError, match="schedule"):
         TrainConfig(schedule="parallel")
-    with pytest.raises(ValueError, match="divide"):
-        GRPOSettings(requests_per_step=3, num_generations=5, gradient_accumulation_steps=2).per_device_batch_size()
-    assert GRPOSettings(requests_per_step=16, num_generations=5, gradient_accumulation_steps=2).per_device_batch_size(8) == 5
+    with pytest.raises(ValueError, match="grpo.requests_per_step: .* 15 completions do not split over 1 ranks x 2"):
+        GRPOSettings(requests_per_step=3, num_generations=5, per_device_batch_size=2).micro_batch()
+    assert GRPOSettings(requests_per_step=16, num_generations=5, per_device_batch_size=5).micro_batch(8) == (5, 2)
+    assert GRPOSettings(requests_per_step=2, num_generations=4).micro_batch() == (8, 1)  # one micro-batch
 
 
 def test_gpu_profile_overrides_only_existing_knobs():

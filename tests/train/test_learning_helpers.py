@@ -9,7 +9,7 @@ import pytest
 import yaml
 from transformers import TrainerControl, TrainerState
 
-from cogevol.config import merge_profile
+from cogevol.config import merge_profile, profile_leaves
 from cogevol.scoring.types import Score
 from cogevol.train.callbacks import TimeBudgetCallback
 from cogevol.train.learning import (
@@ -72,8 +72,9 @@ def test_profiles_merge_exactly_as_apply_py_overrides_them(profile):
     overlay = yaml.safe_load((REPO / "infra" / "profiles" / f"{profile}.yaml").read_text())
     merged = merge_profile(PARAMS, overlay)
     ovs = apply_module().overrides(overlay, PARAMS)  # apply.py keeps working, on the same keys
-    assert sorted(o.split("=", 1)[0] for o in ovs) == sorted(leaves(overlay))
-    for key, value in leaves(overlay).items():
+    set_here = dict(profile_leaves(PARAMS, overlay))  # free-form maps (extra_body) set whole
+    assert sorted(o.split("=", 1)[0] for o in ovs) == sorted(set_here)
+    for key, value in set_here.items():
         node = merged
         for part in key.split("."):
             node = node[part]

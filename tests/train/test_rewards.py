@@ -81,3 +81,33 @@ def test_the_prompts_stored_checklist_reaches_the_scorer():
     asyncio.run(ModalityReward("html", scorers, HTML_SPEC)(prompts=["p0", "p1"], completions=["c0", "c1"],
                                                            modality=["html", "html"], checklist=[column["a"], ""]))
     assert [i.checklist for i in scorers.items] == [column["a"], ""]
+
+
+class JudgeDown:
+    """Scorers whose first `failed` completions of a call lost their judge verdict."""
+
+    def __init__(self, failed: int):
+        self.failed = failed
+
+    async def score(self, items):
+        return [Score("html", 0.5, "pass", "", details={"reward": 0.5, "judge_error": "judge failed: HTTP 503"
+                                                          if k < self.failed else ""})
+                for k, _ in enumerate(items)]
+
+
+def test_a_step_whose_judge_failed_too_often_stops_with_the_reason():
+    import pytest
+
+    from cogevol.train.rewards import JudgeFailure
+
+    def call(failed):
+        fn = ModalityReward("html", JudgeDown(failed), HTML_SPEC, max_judge_failure_rate=0.25)
+        logged = {}
+        out = asyncio.run(fn(prompts=["p"] * 8, completions=["c"] * 8,
+                             log_metric=lambda k, v: logged.__setitem__(k, v)))
+        return out, logged
+
+    out, logged = call(2)  # 2/8 = the threshold: the step goes on, and the rate is logged
+    assert out == [0.5] * 8 and logged["html/judge_error_rate"] == 0.25
+    with pytest.raises(JudgeFailure, match=r"3/8 completions .* grpo.max_judge_failure_rate 0.25.*HTTP 503"):
+        call(3)

@@ -1,0 +1,45 @@
+"""One checkpoint's evaluation answers from vLLM's offline engine (GPU profile).
+
+    python -m cogevol.evaluate.vllm_generate JOB.json ANSWERS.json
+
+Run as a child of the evaluate stage (cogevol.evaluate.generate.generate_vllm), one process per
+checkpoint: vLLM holds its GPU memory until its process exits. JOB.json: path, prompts (chat
+messages), max_new_tokens, temperature, seed, options (vLLM engine arguments). The chat template
+is the checkpoint's own; generation stops at its end of turn (generate.stop_token_ids).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def sampling_kwargs(job: dict, stops: list[int]) -> dict:
+    return {
+        "temperature": job["temperature"],
+        "max_tokens": job["max_new_tokens"],
+        "seed": job["seed"],
+        "stop_token_ids": stops,
+        "skip_special_tokens": True,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    spec, out = (argv if argv is not None else sys.argv[1:])[:2]
+    job = json.loads(Path(spec).read_text(encoding="utf-8"))
+    from transformers import AutoTokenizer
+    from vllm import LLM, SamplingParams
+
+    from cogevol.evaluate.generate import stop_token_ids
+
+    stops = stop_token_ids(AutoTokenizer.from_pretrained(job["path"]))
+    llm = LLM(model=job["path"], seed=job["seed"], **job.get("options", {}))
+    results = llm.chat(job["prompts"], SamplingParams(**sampling_kwargs(job, stops)))
+    answers = [r.outputs[0].text for r in results]
+    Path(out).write_text(json.dumps(answers, ensure_ascii=False), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
