@@ -67,10 +67,39 @@ REQUESTS = {
     "rival__framer-style-animation": (
         "Generate a landing page with smooth Framer-like transitions between sections. In a single-page self-contained HTML.",
         ["static", "animation"], True),
+    # ArjunDivecha/vibe-code-bench: eval_cases/<case>/spec.md, given verbatim to the model as its task
+    "vibecodebench__quiz": (prompt_file("vibecodebench__quiz"), ["interactive"], True),
+    "vibecodebench__notes": (prompt_file("vibecodebench__notes"), ["interactive"], True),
+    "vibecodebench__kanban": (prompt_file("vibecodebench__kanban"), ["interactive"], True),
+    # cclank/model-ui-arena: the complete prompt of each theme as published in prompts/full-prompts.md
+    # (prompts/base.md with its placeholders filled + prompts/themes/<theme>.md), in Chinese. The
+    # theme texts never changed; the only variant is the line limit: full-prompts.md says "<= 180",
+    # while the site's /api/prompt route (added 2026-06-02) fills it as 220, so the kimi-k2.7,
+    # grok-4.3 and gpt-5.6-sol pages (added later) may have been asked for <= 220 lines.
+    "modeluiarena__recorder": (prompt_file("modeluiarena__recorder"), ["interactive"], True),
+    "modeluiarena__click-fireworks": (prompt_file("modeluiarena__click-fireworks"), ["interactive", "animation"], True),
+    "modeluiarena__neon-countdown": (prompt_file("modeluiarena__neon-countdown"), ["animation", "interactive"], True),
 }
 
-# Language of each request's text (all published prompts found so far are English; see README 'Gaps').
-REQUEST_LANG: dict[str, str] = {}
+# Language of each request's text (ISO 639-1); requests not listed are English.
+REQUEST_LANG: dict[str, str] = {
+    "modeluiarena__recorder": "zh",
+    "modeluiarena__click-fireworks": "zh",
+    "modeluiarena__neon-countdown": "zh",
+}
+
+# Visible language of a page's interface where it differs from its request's (the labeller's reading of
+# the page as rendered); every other page is written in its request's language.
+PAGE_LANG: dict[str, str] = {
+    "modeluiarena__recorder__gemini-3.0-flash": "en",
+    "modeluiarena__recorder__kimi-k2.7": "en",
+    "modeluiarena__recorder__gemini-3.1-flash-lite-preview-high": "en",
+    "modeluiarena__click-fireworks__gpt-5.3-codex": "en",
+    "modeluiarena__click-fireworks__kimi-k2.7": "en",
+    "modeluiarena__click-fireworks__gemini-3.1-flash-lite-preview-high": "en",
+    "modeluiarena__neon-countdown__kimi-k2.7": "en",
+    "modeluiarena__neon-countdown__gpt-5.6-sol": "en",
+}
 
 # Techniques, detected from the page source by simple regexes (case-insensitive). A page can use
 # several; the tally says what the corpus exercises, not what each page's visible result relies on.
@@ -124,6 +153,7 @@ def main():
             "should_pass": m["should_pass"].strip().lower() == "true", "grade": int(m["grade"]),
             "notes": m["notes"].strip(),
             "request_lang": REQUEST_LANG.get(s["request_id"], "en"),
+            "page_lang": PAGE_LANG.get(s["id"], REQUEST_LANG.get(s["request_id"], "en")),
             "techniques": techniques((ROOT / s["file"]).read_text(encoding="utf-8")),
             "source": {"repo": s["repo"], "path": s["path"], "commit": s["commit"], "url": s["url"],
                        "licence": s["licence"], "author_or_model": s["model"]},
@@ -164,6 +194,7 @@ def write_readme(rows):
     no_canvas_anim = sum(1 for r in rows if "animation" in r["expects"]
                          and not {"canvas 2D", "WebGL / three.js"} & set(r["techniques"]))
     langs = Counter(r["request_lang"] for r in rows)
+    lang_diff = sum(1 for r in rows if r["page_lang"] != r["request_lang"])
     text = README.format(
         n=len(rows), nreq=len(reqs), n3=sum(1 for v in reqs.values() if v >= 3),
         k_int=kinds["interactive"], k_anim=kinds["animation"], k_static=kinds["static"],
@@ -171,7 +202,7 @@ def write_readme(rows):
         grades=", ".join(f"{g}: {grades[g]}" for g in range(1, 6)),
         src_rows=src_rows, req_rows="\n".join(req_rows), tech_rows="\n".join(tech_rows),
         no_canvas_anim=no_canvas_anim,
-        langs=", ".join(f"{k} {v}" for k, v in langs.most_common()))
+        langs=", ".join(f"{k} {v}" for k, v in langs.most_common()), lang_diff=lang_diff)
     (ROOT / "README.md").write_text(text, encoding="utf-8")
 
 
@@ -193,14 +224,18 @@ Files:
   value (template-literal escapes resolved, nothing else changed; only plain literals were chosen,
   see `tools/collect.py`).
 - `labels.jsonl`: one object per page: `id, file, request_id, request, request_exact, expects,
-  should_pass, grade, notes, request_lang, techniques, source{{repo, path, commit, url, licence,
-  author_or_model}}`. `request_exact` is true when `request` is the prompt published with the page,
-  verbatim; `techniques` is what the page source uses (see "Techniques").
+  should_pass, grade, notes, request_lang, page_lang, techniques, source{{repo, path, commit, url,
+  licence, author_or_model}}`. `request_exact` is true when `request` is the prompt published with the
+  page, verbatim; `request_lang` is the language of the request, `page_lang` that of the page's
+  visible interface (they differ where a model answered a Chinese request in English);
+  `techniques` is what the page source uses (see "Techniques").
 - `licenses/<owner>__<repo>.txt`: licence text of each source repository.
 - `tools/collect.py` (copies the pages out of the source snapshots and records provenance),
   `tools/label_helper.py` (operates each page in headless Chromium and writes screenshots),
   `tools/manual_labels.tsv` (the verdicts), `tools/build_labels.py` (writes `labels.jsonl` and this
-  README), `tools/prompts/` (the long published prompts of LocalLLM_VisualCodeTest).
+  README), `tools/depth_ops.py` (operates the deeper screens of the quiz, notes, kanban, recorder,
+  fireworks and countdown pages), `tools/prompts/` (the long published prompts of
+  LocalLLM_VisualCodeTest, vibe-code-bench and model-ui-arena).
 
 ## How it was labelled
 
@@ -223,11 +258,29 @@ would on the real CDN; pages broken that way are labelled broken. Remote images/
 judged as they behave offline (noted where it matters). Tailwind's v3 play CDN is not on npm; the v4
 `@tailwindcss/browser` build stood in for it.
 
+The depth pages (vibe-code-bench's quiz, notes and kanban apps) and the model-ui-arena pages keep
+their working half behind an input: a start screen, an empty list, a Start button, a click, the end
+of a countdown. The helper's generic clicks rarely reach it, so `tools/depth_ops.py` also drove each
+of them in the same browser setup, with a screenshot after every step: the quiz was started and all
+its questions answered (varying the option, so some answers were wrong) up to the end screen and
+Play Again; a note was created with a title and a body, saved, the page reloaded, searched for,
+opened and deleted; a kanban card was added with urgent priority, dragged to "In Progress", opened,
+renamed, the page reloaded and the card deleted; the recorder was started, paused, resumed and
+stopped (confirm dialogs accepted); the fireworks page was clicked at five points, then 25 times in
+quick succession; the countdown was watched to its end (12.5 s) and restarted. The notes and kanban
+pages were driven with per-page selectors written after reading their markup (listed in the script);
+where a step could not be done the labeller checked by hand in the same setup (the chatgpt-4o kanban
+card's drag needed the column as drop target) and read the code to find why (each broken page's
+note names the bug).
+
 Gate rule used for `should_pass`: interactive = at least one control the request asks for visibly
 responds; animation = something visibly moves on its own (CSS animation counts, and so do
 entrance/scroll-reveal transitions of a page asked for "transitions between sections"; an FPS
 counter over a still scene does not); static = readable content renders. A
-request that lists several kinds needs each of them at a basic level. `expects` lists the kinds that
+request that lists several kinds needs each of them at a basic level. For the depth pages, whose
+request is a flow (a quiz, a notes or kanban app, a recorder), the flow's main path has to work: a
+quiz that ends after its first question, a notes app whose notes never appear or cannot be deleted,
+a recorder that cannot be stopped fail the gate even though their first control responds. `expects` lists the kinds that
 are the core of the request; secondary asks inside a mainly-animation prompt (the rotating cube's
 "camera controls", the particle system's "respond to mouse movement") count toward `grade` only. `grade`: 5 excellent, 4 good
 with small flaws, 3 OK with clear flaws, 2 poor (barely meets, or nearly meets, the request),
@@ -251,12 +304,23 @@ against a page unless the page depends on them.
 
 Gaps:
 
-- No request in a language other than English. Candidates seen and rejected:
-  dltmdgh579/ai-design-html-benchmark (a `ko-prom/` folder of four models' pages for a Korean
-  prompt, but no licence), itshen/XSCT_Bench_Dataset (Chinese web-generation prompts, but the repo
-  publishes only the test cases; the model outputs are only on its website), and
-  shumatsumonobu/one-prompt-games (a Japanese author's games, one model per game, nothing to
-  compare). Every licensed multi-model source found (the four below) publishes English prompts only.
+- Non-English requests are all Chinese and all from one source (cclank/model-ui-arena, three
+  requests, 2026 models); {lang_diff} of their pages answer in English. Their request text is
+  `prompts/full-prompts.md` verbatim (line limit 180; pages added after 2026-06-02 may have been
+  generated from the site's prompt route, which says 220, the only difference). No other traffic language
+  is covered. Candidates seen and rejected: dltmdgh579/ai-design-html-benchmark (a `ko-prom/` folder
+  of four models' pages for a Korean prompt, but no licence), itshen/XSCT_Bench_Dataset (Chinese
+  web-generation prompts, but the repo publishes only the test cases), shumatsumonobu/one-prompt-games
+  (Japanese, one model per game), xxxily/awesome-ai-hub (MIT, Chinese prompts, but at most two
+  models per prompt), nagi-studio/nagi-bench, leason-wan/llm-coding-rank and xinrui-z/Coding-LLM
+  (Chinese multi-model pages, no licence), and KCORES/kcores-llm-arena (Chinese prompts answered by
+  dozens of models, but under the custom KCORES License 1.0, whose conditions go beyond attribution:
+  every redistributed copy must be publicly hosted open source and software built with the work must
+  show "KCORES" in its interface; left out pending a decision on those terms).
+- Depth pages come from one source (ArjunDivecha/vibe-code-bench: quiz, notes, kanban). Its pages
+  are read at commit b4c3614 because the next commit removed `runs/` from the tree; the pinned
+  commit stays reachable in the repository's history. senko/vibesweeper-2025 (CC0, minesweeper by
+  many models) was not added for lack of time.
 - Static requests come from one source (nuance-dev/rival, 2025 models); no resume or long-document
   request was found with 3+ licensed single-file outputs. Earlier candidates for static pages had no
   licence (e.g. diegocp01/html_ai_battle) or published multi-file projects.

@@ -1,7 +1,7 @@
 """Copy the selected real pages out of the fetched source snapshots (bare git mirrors).
 
 Run once by hand; records provenance in tools/selection.json for labels.jsonl.
-Usage: python data/probe_real/tools/collect.py
+Usage: python data/probe_real/tools/collect.py [--sources vibecodebench modeluiarena]
 
 Each source is read at the commit pinned in SOURCES, so a rerun copies the same bytes.
 Sources with ``"mode": "file"`` publish each page as its own .html file, copied byte-for-byte.
@@ -48,6 +48,20 @@ SOURCES = {
         "licence_note": "LICENSE file (MIT, Copyright (c) 2025 nuanced); pages are the `content` string of src/lib/model-responses/<model>/<challenge>.ts",
         "commit": "322087c1c9a9cf38828cab983aa6395bf1ccc5ec",
         "mode": "ts_content",
+    },
+    "vibecodebench": {
+        "repo": "ArjunDivecha/vibe-code-bench",
+        "licence": "MIT",
+        "licence_note": "declared in README.md ('## License' MIT) and pyproject.toml (license = MIT, OSI classifier); the repo ships no LICENSE file. Pages are from runs/ at b4c3614, the last commit before 'Clean up repo for public release' removed runs/",
+        "commit": "b4c36146129c45fe5dc057d2d70b6a997080116a",
+        "mode": "file",
+    },
+    "modeluiarena": {
+        "repo": "cclank/model-ui-arena",
+        "licence": "MIT",
+        "licence_note": "LICENSE file (MIT, Copyright (c) 2026 cclank); Chinese prompts (prompts/full-prompts.md)",
+        "commit": "02a76938fdd81de7f98fc4d045e8d5a19b985927",
+        "mode": "file",
     },
 }
 
@@ -360,17 +374,127 @@ rival(
     ],
 )
 
+# ArjunDivecha/vibe-code-bench: one file per model and case under runs/run<N>/<model>/<stamp>/<case>/<model id>/
+# (removed from the tree by the next commit; read at the pinned b4c3614). Depth pages: the working half
+# sits behind a start screen (quiz) or behind items the user must add first (notes, kanban).
+V = "vibecodebench"
+v1 = "runs/run1/"
+v2 = "runs/run2/"
+add(
+    V,
+    "quiz",
+    [
+        ("claude-opus-4.5", v1 + "opus-4.5/20260103_002104/case_02_quiz/claude-opus-4_5/quiz.html"),
+        (
+            "chatgpt-4o-latest",
+            v1 + "chatgpt-4o/20260103_002104/case_02_quiz/openai_chatgpt-4o-latest/quiz_app.html",
+        ),
+        (
+            "llama-3.1-8b-instruct",
+            v1
+            + "llama-3.1-8b/20260103_002104/case_02_quiz/meta-llama_llama-3_1-8b-instruct@Cerebras/quiz_app.html",
+        ),
+        ("qwen3-coder", v1 + "qwen3-coder/20260103_002104/case_02_quiz/qwen_qwen3-coder/quiz-app.html"),
+        (
+            "olmo-3.1-32b-think",
+            v2 + "olmo-3.1/20260103_010123/case_02_quiz/allenai_olmo-3_1-32b-think:free/index.html",
+        ),
+    ],
+)
+add(
+    V,
+    "notes",
+    [
+        (
+            "gemini-3-flash-preview",
+            v1 + "gemini-3-flash/20260103_002104/case_04_notes/google_gemini-3-flash-preview/index.html",
+        ),
+        (
+            "llama-3.1-8b-instruct",
+            v1
+            + "llama-3.1-8b/20260103_002104/case_04_notes/meta-llama_llama-3_1-8b-instruct@Cerebras/index.html",
+        ),
+        (
+            "kimi-k2-0905",
+            v1 + "kimi-k2/20260103_002104/case_04_notes/moonshotai_kimi-k2-0905@Groq/notes-app.html",
+        ),
+        (
+            "olmo-3.1-32b-think",
+            v2 + "olmo-3.1/20260103_010123/case_04_notes/allenai_olmo-3_1-32b-think:free/index.html",
+        ),
+    ],
+)
+add(
+    V,
+    "kanban",
+    [
+        ("claude-sonnet-4.5", v1 + "sonnet-4.5/20260103_002104/case_06_kanban/claude-sonnet-4_5/kanban.html"),
+        (
+            "llama-3.1-8b-instruct",
+            v1
+            + "llama-3.1-8b/20260103_002104/case_06_kanban/meta-llama_llama-3_1-8b-instruct@Cerebras/kanban.html",
+        ),
+        (
+            "chatgpt-4o-latest",
+            v1 + "chatgpt-4o/20260103_002104/case_06_kanban/openai_chatgpt-4o-latest/kanban.html",
+        ),
+        ("glm-4.7", v1 + "glm-4.7/20260103_091821/case_06_kanban/z-ai_glm-4_7/kanban-board.html"),
+    ],
+)
+
+# cclank/model-ui-arena: Chinese prompts (base prompt + theme), one index.html per model under
+# public/submissions/<theme>/<model>/. Only pages added by a single commit and never edited afterwards
+# were chosen (some were later "repaired", "optimized" or "manually completed" in the repo; those are
+# left out). Several of them answer the Chinese request with an English interface.
+M = "modeluiarena"
+
+
+def arena(theme, models):
+    add(M, theme, [(m, f"public/submissions/{theme}/{m}/index.html") for m in models])
+
+
+arena(
+    "recorder",
+    ["claude-opus-4-8", "gemini-3.0-flash", "kimi-k2.7", "hunter-alpha", "gemini-3.1-flash-lite-preview-high"],
+)
+arena(
+    "click-fireworks",
+    ["gpt-5.3-codex", "glm-5", "kimi-k2.7", "hunter-alpha", "gemini-3.1-flash-lite-preview-high"],
+)
+arena("neon-countdown", ["claude-opus-4-8", "kimi-k2.7", "grok-4.3", "gpt-5.6-sol"])
+
 
 def safe(s):
     return re.sub(r"[^a-z0-9_.-]+", "-", s.lower()).strip("-")
 
 
 def main():
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument(
+        "--sources",
+        nargs="*",
+        help="copy only these sources (keys of SOURCES); the other sources' pages and their "
+        "selection.json entries are kept as they are (for adding a source without its "
+        "neighbours' snapshots at hand)",
+    )
+    a = ap.parse_args()
+    only = set(a.sources or SOURCES)
+    assert only <= set(SOURCES), only - set(SOURCES)
+    kept = {}
+    if a.sources:
+        kept = {o["id"]: o for o in json.loads((ROOT / "tools" / "selection.json").read_text())}
     out = []
     pages = ROOT / "pages"
     pages.mkdir(exist_ok=True)
     heads = {s: head(s) for s in SOURCES}
     for src, rid, model, path in SEL:
+        if src not in only:
+            fid = f"{src}__{safe(rid)}__{safe(model)}"
+            out.append(kept[fid])
+            assert kept[fid]["path"] == path and kept[fid]["commit"] == heads[src], fid
+            continue
         data = git(src, "show", f"{heads[src]}:{path}")
         if SOURCES[src]["mode"] == "ts_content":
             data = ts_content(data)
