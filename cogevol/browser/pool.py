@@ -277,7 +277,7 @@ class BrowserPool:
         _CDP[id(page)] = await ctx.new_cdp_session(page)
         _RESOURCES[id(page)] = seen
         page.set_default_timeout(self.cfg.action_timeout_ms)
-        page.on("dialog", _dismiss)
+        page.on("dialog", _answerer())
         try:
             yield page
         except BaseException:
@@ -333,9 +333,28 @@ async def terminate_scripts(page) -> None:
     await cdp.send("Runtime.terminateExecution")
 
 
-async def _dismiss(dialog) -> None:
-    with contextlib.suppress(Exception):
-        await dialog.dismiss()
+DIALOGS_ANSWERED = 8  # a page that keeps asking (`while (confirm(...))`) is not asking a person
+
+
+def _answerer():
+    """A page's dialog handler: answer as the person who pressed its button would. Confirm what
+    they asked for (a Stop that asks "are you sure?"), give a prompt its default (or "1"), close
+    an alert; leaving the page (beforeunload) is refused, the probe stays on the page it scores.
+    After DIALOGS_ANSWERED dialogs every further one is dismissed, so a loop of them ends."""
+    asked = 0
+
+    async def answer(dialog) -> None:
+        nonlocal asked
+        asked += 1
+        with contextlib.suppress(Exception):
+            if asked <= DIALOGS_ANSWERED and dialog.type == "confirm":
+                await dialog.accept()
+            elif asked <= DIALOGS_ANSWERED and dialog.type == "prompt":
+                await dialog.accept(dialog.default_value or "1")
+            else:
+                await dialog.dismiss()
+
+    return answer
 
 
 async def _close_popup(page) -> None:

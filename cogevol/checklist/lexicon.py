@@ -52,10 +52,13 @@ class Lexicon:
     # flow name -> (request word groups that call for it, steps, expectations)
     flows: tuple[tuple[str, tuple[re.Pattern, ...], tuple[dict, ...], tuple[dict, ...]], ...]
     flow_labels: dict[str, tuple[str, ...]]  # label group -> words a control's label may hold
+    scaffold: object  # cogevol.checklist.scaffold.Scaffold: the template around a request's task
 
 
 @lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
+    from cogevol.checklist.scaffold import Scaffold
+
     data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8"))
 
     def flat(d: dict) -> list[str]:
@@ -127,4 +130,5 @@ def lexicon() -> Lexicon:
         flow_labels={
             k: tuple(normalise(str(w)) for w in v) for k, v in data["flow_labels"].items()
         },
+        scaffold=Scaffold(data),
     )

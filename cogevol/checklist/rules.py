@@ -92,11 +92,14 @@ def _code_clauses(text: str, lex: Lexicon) -> list[str]:
 
 def plan_rules(request: str, modality: str = "html") -> Checklist:
     """The checklist the rules read from `request` alone (modality "html" or "slide")."""
-    text = normalise(request or "")
-    if not text:
+    if not normalise(request or ""):
         return Checklist((), "rules", "")
     lex = lexicon()
     lang = detect_language(request, min_letters=6) or "en"
+    # what the request says about the answer's form (a template's constraints, output format,
+    # grading) is not what the page shows
+    request = lex.scaffold.content(request)
+    text = normalise(request)
     # the language is priced, never a must-have: a working page in another language is not an
     # answer to another request
     checks = [Check("language", lang, weight=1.0, cue=f"request written in {lang}")]

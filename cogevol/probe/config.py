@@ -20,6 +20,7 @@ class ProbeConfig:
     quiet_ms: int = 500
     quiet_steps: int = 2
     quiet_max_ms: int = 1500
+    enable_wait_ms: int = 15000
     settle_ms: int = 400
     response_wait_ms: int = 1600
     idle_ms: int = 600

@@ -191,6 +191,8 @@ class _Probe:
             return
         await self._first_screen(a)
         n_found = await self._discover(a)
+        if self._waiting_for_time():
+            n_found = await self._wait_for_enabled(a, baseline)
         lock = Lockstep(self._open, twin_stack, self.cfg, r, n_found)
         if not await self._drive_controls(a, lock, baseline):
             return
@@ -284,6 +286,34 @@ class _Probe:
             )
         self.result.controls = controls
         return len(found["controls"])
+
+    def _waiting_for_time(self) -> bool:
+        """No control can be driven yet, some are disabled, and the page changes on its own: a
+        Restart that the countdown enables, a Next after an intro. Time is the input."""
+        r = self.result
+        return (
+            r.changes
+            and self.cfg.enable_wait_ms > 0
+            and not any(c.status == "operable" for c in r.controls)
+            and any(c.reason == "disabled" for c in r.controls)
+        )
+
+    async def _wait_for_enabled(self, a: Session, baseline: set[str]) -> int:
+        """Let the page run on its own (virtual time, in quiet-window steps) until a control is
+        enabled or enable_wait_ms is spent; the wait joins the quiet window, so every twin and
+        fresh load replays it and what the page did meanwhile stays in the baseline."""
+        r, step, waited = self.result, max(self.cfg.quiet_ms, 250), 0
+        n_found = len([c for c in r.controls if c.index >= 0])
+        while waited < self.cfg.enable_wait_ms and time.perf_counter() < self.deadline:
+            await a.run(step)
+            waited += step
+            r.quiet_ms += step
+            baseline.update(tokens(await a.call("drain")))
+            n_found = await self._discover(a)
+            if any(c.status == "operable" for c in r.controls):
+                log.debug("probe: a control was enabled after %d virtual ms on its own", waited)
+                break
+        return n_found
 
     async def _drive_controls(self, a: Session, lock: Lockstep, baseline: set[str]) -> bool:
         """Play the page through: drive the operable controls in order (those the request names

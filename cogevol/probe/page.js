@@ -152,13 +152,17 @@
     return false;
   };
   const shadowText = (el) => (el.shadowRoot ? el.shadowRoot.textContent.trim().slice(0, 2000) : '');
+  // disabled as a person sees it: the attribute, aria-disabled, a disabled fieldset, or the
+  // not-allowed cursor a page puts on the options of a question already answered
+  const disabledNow = (el) => el.disabled || el.getAttribute('aria-disabled') === 'true' || !!el.closest('fieldset:disabled') ||
+    getComputedStyle(el).cursor === 'not-allowed';
   const P = (window.__cogevolProbe = {
     controls: [],
     // one control's record: its kind, whether a user could operate it now, and what it reads
     describe(el, index, kind, why) {
       let status = 'operable', reason = '';
       if (kind === 'excluded') { status = 'excluded'; reason = why; }
-      else if (el.disabled || el.getAttribute('aria-disabled') === 'true' || el.closest('fieldset:disabled')) { status = 'not_operable'; reason = 'disabled'; }
+      else if (disabledNow(el)) { status = 'not_operable'; reason = 'disabled'; }
       else if (!visible(el)) { status = 'not_operable'; reason = 'not visible'; }
       return { index, kind, status, reason, tag: el.tagName.toLowerCase(), label: labelOf(el), type: (el.getAttribute('type') || '').toLowerCase(),
                drag: kind !== 'text' && kind !== 'select' && draggable(el), hears: G.clickTargets.includes(el) || delegated(el) || draggable(el) };
@@ -205,6 +209,7 @@
     // bring a control into view and hit-test its centre; null when a user could not reach it
     aim(i, fx = 0.5, fy = 0.5) {
       const el = this.controls[i]; if (!el || !el.isConnected) return { ok: false, reason: 'detached' };
+      if (disabledNow(el)) return { ok: false, reason: 'disabled' };
       el.scrollIntoView({ block: 'center', inline: 'center' });
       const r = el.getBoundingClientRect();
       const x = r.left + r.width * fx, y = r.top + r.height * fy;

@@ -4,6 +4,7 @@ for the schedules. stages/grpo.py parses arguments and writes the DVC files."""
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 from pathlib import Path
 
@@ -20,6 +21,13 @@ log = logging.getLogger(__name__)
 MODALITY = {"grpo_slide": "slide", "grpo_html": "html"}
 
 
+def workers_per_rank(per_node: int) -> int:
+    """grpo.reward_workers is what one node runs: every rank of the node opens its own scorers,
+    so each takes its share (8 ranks x 6 workers would be 48 pages and 96 renderers at once)."""
+    local = int(os.environ.get("LOCAL_WORLD_SIZE", "1"))
+    return max(1, -(-per_node // max(local, 1)))
+
+
 def grpo_stage(
     stage: str,
     model_dir: str | Path,
@@ -32,7 +40,7 @@ def grpo_stage(
     """One GRPO stage; a pass-through (metrics say trained: false) when the joint schedule already
     trained this stage's modality. The
     rewards run on `scorers`, by default those params.yaml's `scoring` group names, with
-    grpo.reward_workers pages in flight."""
+    grpo.reward_workers pages in flight per node (shared by the node's ranks)."""
     model_cfg, train = configs(params)
     g = from_dict(GRPOSettings, params.get("grpo"))
     if train.schedule == "joint" and stage == "grpo_html":
@@ -54,7 +62,9 @@ def grpo_stage(
     if scorers is None:
         from cogevol.scoring import open_scorers
 
-        scorers = open_scorers(with_trace(params) if g.atc.enabled else params, g.reward_workers)
+        scorers = open_scorers(
+            with_trace(params) if g.atc.enabled else params, workers_per_rank(g.reward_workers)
+        )
     res = run_grpo(str(model_dir), dataset, out_dir, g, train, model_cfg, scorers, run)
     if run is not None:
         keys = ["reward"] + [f"rewards/{m}_reward/mean" for m in modalities]

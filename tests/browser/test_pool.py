@@ -70,3 +70,18 @@ def test_hung_page_is_recovered_and_nothing_is_left_behind():
             break
         asyncio.run(asyncio.sleep(0.1))
     assert _chromium_pids() <= before
+
+
+def test_a_confirm_is_answered_as_the_person_who_asked_for_it_and_a_loop_of_them_ends():
+    html = """<title>t</title><body><script>
+    const a = confirm('stop recording?'), p = prompt('name?', 'Ada');
+    let n = 0; while (confirm('again?')) n++;
+    document.title = [a, p, n].join(',');
+    </script></body>"""
+
+    async def run():
+        async with BrowserPool() as pool:
+            return await _load(pool, html)
+
+    (title, _, _), _ = asyncio.run(run())
+    assert title == "true,Ada,6"  # 8 answered: the first confirm, the prompt, then 6 of the loop

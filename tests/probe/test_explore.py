@@ -102,3 +102,22 @@ def test_the_play_through_is_deterministic():
     one, two = probe_all([(full, req), (full, req)])
     assert one.explore == two.explore
     assert [(c.label, c.verdict, c.depth) for c in one.controls] == [(c.label, c.verdict, c.depth) for c in two.controls]
+
+
+COUNTDOWN = """<!doctype html><html><body><h1 id=t>5</h1><button id=r disabled>Restart</button><script>
+let n = 5; const t = document.getElementById('t'), r = document.getElementById('r');
+function tick() { n--; t.textContent = n; if (n > 0) setTimeout(tick, 1000); else r.disabled = false; }
+setTimeout(tick, 1000);
+r.onclick = () => { n = 5; t.textContent = n; r.disabled = true; setTimeout(tick, 1000); };
+</script></body></html>"""
+
+
+def test_a_control_that_time_enables_is_waited_for_not_called_missing():
+    (res,) = probe_all([(COUNTDOWN, "a 5 second countdown with a Restart button")])
+    s = score(res, None)
+    assert not s.hard_fail, s.reason
+    restart = next(c for c in res.controls if c.label == "Restart")
+    assert restart.status == "operable" and restart.verdict == "live" and res.quiet_ms >= 5000
+    dead = COUNTDOWN.replace("r.onclick = () => {", "r.onclick = () => { return;")
+    (res,) = probe_all([(dead, "a 5 second countdown with a Restart button")])
+    assert score(res, None).hard_fail  # enabled, and it does nothing: the gate still holds

@@ -180,13 +180,19 @@ def test_sigterm_drains_in_flight_requests_then_closes_every_chromium(tmp_path):
         async def go():
             async with httpx.AsyncClient(base_url=url, timeout=120) as c:
                 inflight = asyncio.ensure_future(c.post("/score", json={"items": [{"modality": "html", "text": LIVE}] * 3}))
-                await asyncio.sleep(1.0)  # accepted and running
+                # wait for the service to hold the items (events, not fixed times: a busy
+                # machine takes longer to accept them)
+                while (await c.get("/health")).json()["pending"] < 1:
+                    assert not inflight.done(), "scored before SIGTERM could be sent"
+                    await asyncio.sleep(0.05)
                 proc.send_signal(signal.SIGTERM)
-                await asyncio.sleep(0.5)
-                try:
-                    late = (await c.get("/health")).status_code
-                except httpx.TransportError:
-                    late = "refused"
+                late = 200
+                while late == 200:  # until the listener drains: 503, or the port refuses
+                    try:
+                        late = (await c.get("/health")).status_code
+                    except httpx.TransportError:
+                        late = "refused"
+                    await asyncio.sleep(0.05)
                 return await inflight, late
 
         done, late = asyncio.run(go())

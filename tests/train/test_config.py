@@ -40,3 +40,11 @@ def test_gpu_profile_overrides_only_existing_knobs():
     args = out.stdout.split()
     assert "model.base='Qwen/Qwen3-4B-Base'" in args and "grpo.use_vllm=true" in args
     assert all(a == "-S" for a in args[::2])  # one shell word per override
+
+
+def test_reward_workers_are_per_node_and_shared_by_its_ranks(monkeypatch):
+    from cogevol.train.grpo_stage import workers_per_rank
+
+    assert workers_per_rank(6) == 6
+    monkeypatch.setenv("LOCAL_WORLD_SIZE", "7")
+    assert workers_per_rank(6) == 1 and workers_per_rank(14) == 2

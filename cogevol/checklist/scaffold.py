@@ -1,0 +1,77 @@
+"""A request's scaffold set aside: what it says about the answer's form, not what the page shows.
+
+Real traffic pastes prompt templates around the task: a role-play opening ("你是一个参加前端压测的
+模型"), hard constraints (one file, at most 180 lines, no CDN), an output format (design notes
+first, then one code block) and grading criteria. Read as content, every one of those words
+becomes a thing the page must show, and a page that does exactly what was asked is priced as if
+it were about something else. The words live in lexicon.yaml (`scaffold_*`, eight languages).
+"""
+
+from __future__ import annotations
+
+import re
+
+from cogevol.checklist.lexicon import cue_rx
+from cogevol.request_lexicon import normalise
+
+# a section header on a line of its own: "## Output format", "**Constraints**", "Constraints:",
+# "评分重点：" (a bracketed one, "[硬约束] ...", may have text after it: _BRACKET)
+_HEADER = re.compile(
+    r"^\s*(?:#{1,6}\s*([^#\n]{1,40}?)\s*:?|\*\*([^*\n]{1,40}?)\*\*\s*[:：]?|([^:：\n]{1,40}?)\s*[:：])\s*$"
+)
+_BRACKET = re.compile(r"^\s*[\[【]\s*([^\]】]{1,20})\s*[\]】]\s*(.*)$")
+_SENTENCE_END = re.compile(r"[.!?。！？\n]")
+
+
+def _rx(words: list[str]) -> re.Pattern:
+    return cue_rx(words)
+
+
+class Scaffold:
+    def __init__(self, data: dict):
+        self.role = _rx(data["scaffold_role"])
+        self.headers = _rx(data["scaffold_headers"])
+        self.words = _rx(data["scaffold_words"])
+
+    def _header(self, line: str) -> tuple[str | None, str]:
+        """(the header's words, the rest of the line) when the line opens a section."""
+        m = _BRACKET.match(line)
+        if m:
+            return m.group(1), m.group(2)
+        m = _HEADER.match(line)
+        if m:
+            return next(g for g in m.groups() if g is not None), ""
+        return None, line
+
+    def is_scaffold_header(self, header: str) -> bool:
+        h = normalise(header)
+        m = self.headers.search(h)
+        return bool(m) and len(h) <= len(m.group()) + 6  # the header is that, not a sentence
+
+    def content(self, request: str) -> str:
+        """The request without its scaffold (the whole request when nothing is set aside, or
+        when setting it aside would leave nothing)."""
+        text = request.strip()
+        lines = text.splitlines()
+        first = normalise(text[:200])
+        m = self.role.match(first.lstrip())
+        out: list[str] = []
+        if m:  # "You are a front-end engineer in a stress test." is not the task
+            end = _SENTENCE_END.search(text)
+            lines = (text[end.end() :] if end else "").splitlines()
+        several = len([ln for ln in lines if ln.strip()]) >= 3
+        skipping = False
+        for line in lines:
+            header, rest = self._header(line)
+            if header is not None:
+                skipping = self.is_scaffold_header(header)
+                if skipping or not rest.strip():
+                    continue
+                line = rest
+            if skipping:
+                continue
+            if several and self.words.search(normalise(line)):
+                continue
+            out.append(line)
+        kept = "\n".join(out).strip()
+        return kept or text
