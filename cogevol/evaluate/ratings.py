@@ -127,8 +127,16 @@ async def score_artifacts(
         )
         for a in names
     ]
+    from cogevol.progress import Progress
+
+    progress = Progress("evaluate: scored rated artifacts", total=len(batch), unit="artifacts")
+    out: dict[str, dict] = {}
     async with open_scorers(params) as scorers:
-        return {a: s.details for a, s in zip(names, await scorers.score(batch))}
+        async for j, score in scorers.stream(batch):
+            out[names[j]] = score.details
+            progress.update()
+    progress.done()
+    return {a: out[a] for a in names if a in out}
 
 
 def agreement(
