@@ -149,7 +149,13 @@
   document.addEventListener('DOMContentLoaded', () => G.sync());
   window.addEventListener('load', () => G.sync());
   // --- containment -------------------------------------------------------------------------
-  window.alert = () => {}; window.confirm = () => false; window.prompt = () => null; window.print = () => {};
+  // dialogs answered as the person who pressed the button would (a Stop that asks "sure?" is
+  // confirmed, a prompt gets its default or "1"), without blocking; after 8 a page that keeps
+  // asking (`while (confirm(...))`) is refused, so its loop ends
+  let asked = 0;
+  window.alert = () => {}; window.print = () => {};
+  window.confirm = () => ++asked <= 8;
+  window.prompt = (m, d) => (++asked <= 8 ? (d == null || d === '' ? '1' : String(d)) : null);
   window.open = () => null;
   // history spam floods the browser process with IPC: the first 50 entries are plenty
   for (const m of ['pushState', 'replaceState']) {

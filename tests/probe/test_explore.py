@@ -121,3 +121,12 @@ def test_a_control_that_time_enables_is_waited_for_not_called_missing():
     dead = COUNTDOWN.replace("r.onclick = () => {", "r.onclick = () => { return;")
     (res,) = probe_all([(dead, "a 5 second countdown with a Restart button")])
     assert score(res, None).hard_fail  # enabled, and it does nothing: the gate still holds
+
+
+def test_a_stop_that_asks_for_confirmation_is_live():
+    page = """<!doctype html><body><p id=s>recording</p><button id=b>Stop</button><script>
+    document.getElementById('b').onclick = () => { if (confirm('Stop recording?')) document.getElementById('s').textContent = 'stopped'; };
+    </script></body>"""
+    (res,) = probe_all([(page, "a recorder with a Stop button")])
+    stop = next(c for c in res.controls if c.label == "Stop")
+    assert stop.verdict == "live" and not score(res, None).hard_fail
