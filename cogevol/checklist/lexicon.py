@@ -10,25 +10,11 @@ from pathlib import Path
 
 import yaml
 
-from cogevol.checklist.scripts import CJK_RUN
+from cogevol.checklist.scaffold import Scaffold
+from cogevol.checklist.scripts import CJK_RUN, cue_rx
 from cogevol.request_lexicon import normalise
 
 LEXICON_PATH = Path(__file__).with_name("lexicon.yaml")
-
-
-def cue_rx(words: list[str]) -> re.Pattern:
-    """Whole words for Latin entries ("stem*" a word starting with the stem, "*tail" a word
-    ending with it: German compounds, "Trinkgeldrechner"), substrings for CJK."""
-    parts = []
-    for w in sorted({normalise(x) for x in words}, key=len, reverse=True):
-        stem, tail = w.endswith("*"), w.startswith("*") and len(w) > 1
-        w = w.strip("*")
-        if CJK_RUN.search(w):
-            parts.append(re.escape(w))
-        else:
-            head = r"[\w]*" if tail else r"(?<![\w])"
-            parts.append(head + re.escape(w) + (r"[\w\-]*" if stem else r"(?![\w])"))
-    return re.compile("|".join(parts))
 
 
 @dataclass(frozen=True)
@@ -52,13 +38,11 @@ class Lexicon:
     # flow name -> (request word groups that call for it, steps, expectations)
     flows: tuple[tuple[str, tuple[re.Pattern, ...], tuple[dict, ...], tuple[dict, ...]], ...]
     flow_labels: dict[str, tuple[str, ...]]  # label group -> words a control's label may hold
-    scaffold: object  # cogevol.checklist.scaffold.Scaffold: the template around a request's task
+    scaffold: Scaffold  # the template around a request's task (role-play, constraints, grading)
 
 
 @lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
-    from cogevol.checklist.scaffold import Scaffold
-
     data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8"))
 
     def flat(d: dict) -> list[str]:

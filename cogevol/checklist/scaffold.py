@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from cogevol.checklist.lexicon import cue_rx
+from cogevol.checklist.scripts import cue_rx
 from cogevol.request_lexicon import normalise
 
 # a section header on a line of its own: "## Output format", "**Constraints**", "Constraints:",
@@ -23,15 +23,11 @@ _BRACKET = re.compile(r"^\s*[\[【]\s*([^\]】]{1,20})\s*[\]】]\s*(.*)$")
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
 
-def _rx(words: list[str]) -> re.Pattern:
-    return cue_rx(words)
-
-
 class Scaffold:
     def __init__(self, data: dict):
-        self.role = _rx(data["scaffold_role"])
-        self.headers = _rx(data["scaffold_headers"])
-        self.words = _rx(data["scaffold_words"])
+        self.role = cue_rx(data["scaffold_role"])
+        self.headers = cue_rx(data["scaffold_headers"])
+        self.words = cue_rx(data["scaffold_words"])
 
     def _header(self, line: str) -> tuple[str | None, str]:
         """(the header's words, the rest of the line) when the line opens a section."""

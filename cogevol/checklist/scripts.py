@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from cogevol.request_lexicon import normalise
+
 HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 KANA = re.compile(r"[\u3040-\u30ff]")
 HANGUL = re.compile(r"[\uac00-\ud7af]")
@@ -23,3 +25,18 @@ def latin_words(text: str) -> list[str]:
 
 def strip_accents(s: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", s) if unicodedata.category(c) != "Mn")
+
+
+def cue_rx(words: list[str]) -> re.Pattern:
+    """Whole words for Latin entries ("stem*" a word starting with the stem, "*tail" a word
+    ending with it: German compounds, "Trinkgeldrechner"), substrings for CJK."""
+    parts = []
+    for w in sorted({normalise(x) for x in words}, key=len, reverse=True):
+        stem, tail = w.endswith("*"), w.startswith("*") and len(w) > 1
+        w = w.strip("*")
+        if CJK_RUN.search(w):
+            parts.append(re.escape(w))
+        else:
+            head = r"[\w]*" if tail else r"(?<![\w])"
+            parts.append(head + re.escape(w) + (r"[\w\-]*" if stem else r"(?![\w])"))
+    return re.compile("|".join(parts))

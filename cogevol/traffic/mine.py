@@ -18,6 +18,7 @@ from pathlib import Path
 import orjson
 
 from cogevol import shards
+from cogevol.langid import identify
 from cogevol.progress import Progress
 from cogevol.stage_counts import add_counts
 from cogevol.text import detect_script_lang
@@ -183,7 +184,12 @@ def mine_records(
         response = pii.scrub(response, hits) if response else response
         stats.pii.update(hits)
         cls = classify(request, response)
-        lang = (conv.locale or "").split("-")[0].lower() or detect_script_lang(request)
+        # the log's locale wins; else the model (cogevol.langid), else the script
+        lang = (
+            (conv.locale or "").split("-")[0].lower()
+            or identify(request)[0]
+            or detect_script_lang(request)
+        )
         signals = failure_signals(conv.feedback, followups, cfg)
         rec = {
             "id": stable_id(conv.conversation_id),
