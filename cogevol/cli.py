@@ -533,13 +533,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _cmd_preflight(a) -> int:
     """Exit 0: the run can go as planned; 2: it cannot (every problem printed with its knob)."""
+    import yaml
+
     from cogevol.config import load_profile
     from cogevol.preflight import environment as env
     from cogevol.preflight.plan import plan
 
     try:
         params = load_profile(a.profile, a.params)
-    except (OSError, KeyError, ValueError) as e:
+    except (OSError, KeyError, ValueError, yaml.YAMLError) as e:
         print(f"preflight: cannot read the profile {a.profile!r}: {e}", file=sys.stderr)
         return 2
     if a.gpus is not None:
@@ -549,10 +551,16 @@ def _cmd_preflight(a) -> int:
         hw = env.Hardware(a.gpus, a.nodes, a.gpu_memory_gb, "declared", declared=True)
     else:
         hw = env.detect_hardware(a.nodes)
-    result = plan(
-        params, hw, check_env=a.check_endpoints or not hw.declared,
-        launch_line=os.environ.get(env.LAUNCH_VAR),
-    )  # fmt: skip
+    try:
+        result = plan(
+            params,
+            hw,
+            check_env=a.check_endpoints or not hw.declared,
+            launch_line=os.environ.get(env.LAUNCH_VAR),
+        )
+    except (KeyError, ValueError, TypeError) as e:  # a params value the plan cannot read
+        print(f"preflight: {a.params}: {e!r}", file=sys.stderr)
+        return 2
     print(json.dumps(result.to_dict(), indent=1) if a.json else result.render())
     return 0 if result.ok else 2
 

@@ -69,6 +69,14 @@ def test_cli_prints_one_json_object_and_exit_codes_without_tracebacks():
     assert nope.returncode == 2 and "Traceback" not in nope.stderr and "nosuch" in nope.stderr
 
 
+def test_unreadable_params_are_refused_with_the_key_not_a_traceback(tmp_path):
+    typo = tmp_path / "params.yaml"
+    typo.write_text((REPO / "params.yaml").read_text().replace("  judge_gpus: 0 ", "  judge_gpu: 0 "))
+    out = subprocess.run([sys.executable, "-m", "cogevol.cli", "preflight", "--params", str(typo), "--gpus", "8"],
+                         cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "Traceback" not in out.stderr and "judge_gpu" in out.stderr
+
+
 def test_each_stage_refuses_a_world_its_batch_cannot_split_over(monkeypatch):
     guard("grpo_html", EMBEDDED)  # one process, nothing to say
     monkeypatch.setenv("RANK", "0")
