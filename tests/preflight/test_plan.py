@@ -94,3 +94,17 @@ def test_a_stage_checks_the_judge_it_will_call(monkeypatch):
     with pytest.raises(PreflightError, match="judge.base_url"):
         guard("grpo_html", judged)
     guard("sft", judged)  # SFT calls no judge
+
+
+def test_server_mode_keeps_gpus_for_the_rollout_server_and_the_arithmetic_follows(monkeypatch):
+    monkeypatch.chdir(REPO)
+    server = dict(GPU, cluster=dict(GPU["cluster"], rollout_gpus=1),
+                  grpo=dict(GPU["grpo"], vllm_mode="server", vllm_server_base_url="http://127.0.0.1:8003",
+                            requests_per_step=12))
+    p = plan(server, declared(8))
+    assert p.placement["servers"]["rollout"]["gpus"] == [6] and p.ranks == 6, p.render()
+    assert p.ok and p.grpo["gradient_accumulation_steps"] == 10  # 12 x 5 = 60 = 6 x 1 x 10
+    assert "vllm_colocated" not in p.memory["grpo rank"]
+    assert "--include localhost:0,1,2,3,4,5 " in p.launch + " "
+    no_gpu = dict(server, cluster=dict(server["cluster"], rollout_gpus=0))
+    assert "cluster.rollout_gpus" in knobs(plan(no_gpu, declared(8)))
