@@ -35,7 +35,12 @@ OPERATIONAL = frozenset(
 # the library every stage reads its params and writes its outputs through
 _COMMON = ("cogevol/stage_io.py", "cogevol/config.py", "cogevol/errors.py")
 # the request words the gate and the checklist read (below both the reward and the miner)
-_GATE = ("cogevol/request_lexicon.py", "cogevol/request_lexicon.yaml", "cogevol/checklist")
+_GATE = (
+    "cogevol/request_lexicon.py",
+    "cogevol/request_lexicon.yaml",
+    "cogevol/checklist",
+    "cogevol/langid.py  # the request's and the page's language",
+)
 _SCORING = "metrics/scoring.json  # what decides a score (the `scoring` stage)"
 _CDN = "infra/cdn/lock.json  # the library mirror's pinned versions"
 _CHECKLIST_PARAMS = ("checklist",)
@@ -138,6 +143,7 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/request_lexicon.py  # the subcategories a request names",
             "cogevol/request_lexicon.yaml",
             "cogevol/text.py",
+            "cogevol/langid.py  # a request's language when its log has no locale",
             *_CURATION,
             _CHUNK_COUNTS,
             *_SHUFFLES,
@@ -185,6 +191,7 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/traffic/pii.py",
             "cogevol/text.py",
             "cogevol/checklist  # each kept prompt's checklist is planned here",
+            "cogevol/langid.py",
             "cogevol/request_lexicon.py",
             "cogevol/request_lexicon.yaml",
             "data/checklists/replay.jsonl  # checklist.backend: replay",

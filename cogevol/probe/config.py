@@ -33,6 +33,7 @@ class ProbeConfig:
     method: str = "twin"
     idle_shortcut: bool = True
     page_timeout_s: float = 10.0
+    budget_cap: float = 3.0
     hang_s: float = 1.5
     hang_grace_s: float = 5.0
     render_hang_s: float = 8.0

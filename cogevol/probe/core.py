@@ -34,6 +34,7 @@ from collections import deque
 from dataclasses import replace
 
 from cogevol.browser.pool import BrowserPool, PageHung
+from cogevol.probe.budget import Budget
 from cogevol.probe.compare import differs, drive, tokens, verdict
 from cogevol.probe.config import Action, Control, PageOutcome, ProbeConfig, ProbeResult
 from cogevol.probe.drivers import key_name, keyboard_action, order_controls, pointer_action
@@ -79,7 +80,8 @@ class _Probe:
         self.graph = StateGraph(cfg)  # the states the inputs reach (the play-through)
         # live inputs looked at for motion they set off (animation requests on still pages)
         self.set_off_tries = 0
-        self.deadline = time.perf_counter() + cfg.page_timeout_s
+        # the driving budget, in the time the machine gave this probe (budget.py)
+        self.budget = Budget(cfg.page_timeout_s, cfg.budget_cap)
         # a page that renders may keep its main thread waiting on the rasteriser: slow, not hung
         self.hang_s = max(cfg.hang_s, cfg.render_hang_s) if renders(html) else cfg.hang_s
 
@@ -126,8 +128,9 @@ class _Probe:
         """Probe within the budget. Out of time with the page still answering: a verdict over
         the controls driven so far (the rest `skipped`); not answering: page_hung."""
         cfg, r = self.cfg, self.result
-        # the budget is checked between controls; this bounds the one in flight
-        hard_cap = cfg.page_timeout_s + 2 * self.hang_s + 3
+        # the budget is checked between controls; this bounds the one in flight (on a busy
+        # machine the budget stretches up to budget_cap times: so does this bound)
+        hard_cap = cfg.page_timeout_s * max(cfg.budget_cap, 1.0) + 2 * self.hang_s + 3
         async with contextlib.AsyncExitStack() as stack:
             try:
                 await asyncio.wait_for(self._run(stack), hard_cap)
@@ -304,7 +307,7 @@ class _Probe:
         fresh load replays it and what the page did meanwhile stays in the baseline."""
         r, step, waited = self.result, max(self.cfg.quiet_ms, 250), 0
         n_found = len([c for c in r.controls if c.index >= 0])
-        while waited < self.cfg.enable_wait_ms and time.perf_counter() < self.deadline:
+        while waited < self.cfg.enable_wait_ms and not self.budget.over():
             await a.run(step)
             waited += step
             r.quiet_ms += step
@@ -324,7 +327,7 @@ class _Probe:
         crashed under an input."""
         cfg, r = self.cfg, self.result
         order = order_controls(r.controls, self.request)
-        await lock.begin(a, r.changes, bool(order), self.deadline)
+        await lock.begin(a, r.changes, bool(order), self.budget)
         graph = self.graph
         cur = state_key(await a.snapshot())
         graph.state(cur)
@@ -338,7 +341,7 @@ class _Probe:
             c = r.controls[k]
             if again and c.verdict != "dead":  # came alive meanwhile (a field whose text was used)
                 continue
-            if time.perf_counter() > self.deadline:
+            if self.budget.over():
                 r.budget_exhausted = True
                 if not again:
                     c.status, c.reason = "skipped", "page budget ran out before this control"
@@ -429,7 +432,7 @@ class _Probe:
         twins = contextlib.AsyncExitStack()
         await self.stack.enter_async_context(twins)
         lock = Lockstep(self._open, twins, self.cfg, r, len(found["controls"]))
-        await lock.begin(a, r.changes, True, self.deadline)
+        await lock.begin(a, r.changes, True, self.budget)
         return a, lock
 
     async def _credit_fields(self, a: Session, typed: list[int], c: Control) -> None:
@@ -603,7 +606,7 @@ class _Probe:
         keep both pages running in step, up to response_wait_ms more, and compare as we go."""
         cfg, waited = self.cfg, 0
         step = max(1, cfg.response_wait_ms // 4)
-        while waited < cfg.response_wait_ms and time.perf_counter() < self.deadline:
+        while waited < cfg.response_wait_ms and not self.budget.over():
             await asyncio.gather(*(s.run(step) for s in (a, b) if s is not None))
             waited += step
             if lock.static:

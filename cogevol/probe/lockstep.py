@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable
 
+from cogevol.probe.budget import Budget
 from cogevol.probe.config import Action, ProbeConfig, ProbeResult
 from cogevol.probe.session import Session
 
@@ -54,7 +54,7 @@ class Lockstep:
         )
 
     async def begin(
-        self, a: Session, animates: bool, anything_to_drive: bool, deadline: float
+        self, a: Session, animates: bool, anything_to_drive: bool, budget: Budget
     ) -> None:
         """An idle page (no timers, no frames pending) shows without input exactly what it shows
         now: its own state before the input is the counterfactual, and no twin is needed until
@@ -65,7 +65,7 @@ class Lockstep:
             self.use_twin
             and anything_to_drive
             and not self.static
-            and time.perf_counter() < deadline
+            and not budget.over()
         ):
             await self._start(a)
 

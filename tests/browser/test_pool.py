@@ -1,6 +1,7 @@
 """The sandbox around untrusted pages, with the real Chromium."""
 
 import asyncio
+import os
 
 import psutil
 import pytest
@@ -12,9 +13,18 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 
 def _chromium_pids() -> set[int]:
-    """Running Chromium processes (zombies waiting to be reaped by init are not running)."""
-    return {p.pid for p in psutil.process_iter(["name", "status"])
-            if "chrom" in (p.info["name"] or "").lower() and p.info["status"] != psutil.STATUS_ZOMBIE}
+    """This test process's running Chromium processes (those its pools marked, so a benchmark's
+    Chromium beside the suite does not count; zombies waiting to be reaped are not running)."""
+    from cogevol.browser.pool import marked_processes
+
+    out = set()
+    for p in marked_processes(f"cogevol-{os.getpid()}-"):
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE:
+                out.add(p.pid)
+        except psutil.NoSuchProcess:
+            pass
+    return out
 
 
 async def _load(pool, html, wait_ms=300):

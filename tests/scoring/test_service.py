@@ -152,16 +152,25 @@ def test_an_experiment_over_http_with_another_probe_setting_is_refused_not_score
         assert ok.gate == "pass" and ok.fingerprint == fingerprint(ScoringSettings.from_params(params))  # ...the same ones score
 
 
-def _chromium_since(t0: float) -> list[int]:
-    return [p.pid for p in psutil.process_iter(["name", "create_time"])
-            if "chrom" in (p.info["name"] or "").lower() and (p.info["create_time"] or 0) >= t0]
+def _chromium_of(pid: int) -> list[int]:
+    """The running Chromium processes a service process started (its pools mark them with its
+    pid), not those of a benchmark running beside the suite."""
+    from cogevol.browser.pool import marked_processes
+
+    out = []
+    for p in marked_processes(f"cogevol-{pid}-"):
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE:
+                out.append(p.pid)
+        except psutil.NoSuchProcess:
+            pass
+    return out
 
 
 @pytest.mark.browser
 @pytest.mark.timeout(300)
 def test_sigterm_drains_in_flight_requests_then_closes_every_chromium(tmp_path):
     port = free_port()
-    t0 = time.time()
     env = {**os.environ, "COGEVOL_SCORING_TOKEN": ""}
     proc = subprocess.Popen([sys.executable, "-m", "cogevol.cli", "serve", "--params", str(ROOT / "params.yaml"), "--port", str(port),
                              "--workers", "1"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -204,7 +213,7 @@ def test_sigterm_drains_in_flight_requests_then_closes_every_chromium(tmp_path):
         if proc.poll() is None:
             proc.kill()
     time.sleep(0.5)
-    assert _chromium_since(t0) == []
+    assert _chromium_of(proc.pid) == []
 
 
 def _doc_example(title: str) -> str:
