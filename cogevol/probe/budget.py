@@ -36,8 +36,12 @@ def _own_busy() -> float:
 
 def _system_busy() -> float:
     t = psutil.cpu_times()
-    return t.user + t.system + getattr(t, "nice", 0.0) + getattr(t, "irq", 0.0) + getattr(
-        t, "softirq", 0.0
+    return (
+        t.user
+        + t.system
+        + getattr(t, "nice", 0.0)
+        + getattr(t, "irq", 0.0)
+        + getattr(t, "softirq", 0.0)
     )
 
 

@@ -61,12 +61,7 @@ class Lockstep:
         an input wakes it up. Otherwise a twin runs in lockstep from the start."""
         cfg = self.cfg
         self.static = self.use_twin and cfg.idle_shortcut and not animates and await a.call("idle")
-        if (
-            self.use_twin
-            and anything_to_drive
-            and not self.static
-            and not budget.over()
-        ):
+        if self.use_twin and anything_to_drive and not self.static and not budget.over():
             await self._start(a)
 
     async def after_input(self, a: Session, act: Action) -> None:
