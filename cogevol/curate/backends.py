@@ -8,6 +8,7 @@ from cogevol.checklist.planner import PlannerConfig
 from cogevol.curate.pipeline import FilterStats, run_filter
 from cogevol.curate.ray_backend import run_filter_ray
 from cogevol.curation import CurationConfig
+from cogevol.taxonomy.classify import TaxonomyConfig
 
 
 def filter_requests(
@@ -16,8 +17,9 @@ def filter_requests(
     cfg: dict,
     planner: PlannerConfig | None = None,
     where: CurationConfig | None = None,
+    taxonomy: TaxonomyConfig | None = None,
 ) -> FilterStats:
     where = where or CurationConfig()
     if where.backend == "ray":
-        return run_filter_ray(input_path, out_dir, cfg, planner, where.ray)
-    return run_filter(input_path, out_dir, cfg, planner)
+        return run_filter_ray(input_path, out_dir, cfg, planner, where.ray, taxonomy)
+    return run_filter(input_path, out_dir, cfg, planner, taxonomy)

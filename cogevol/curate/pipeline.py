@@ -22,6 +22,8 @@ from cogevol.curate.base import AXES, Verdict
 from cogevol.curate.rules import default_filters
 from cogevol.progress import Progress
 from cogevol.stage_counts import add_counts
+from cogevol.taxonomy.classify import TaxonomyConfig, classify
+from cogevol.taxonomy.difficulty import LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,12 @@ class FilterStats:
     by_reason: Counter = field(default_factory=Counter)
     kept_by_category: Counter = field(default_factory=Counter)
     checklists: dict = field(default_factory=dict)  # how the kept prompts' checklists were planned
+    # the kept prompts by seed 004's axes (cogevol.taxonomy), and which classifier placed them
+    kept_by_l1: Counter = field(default_factory=Counter)
+    kept_by_l2: Counter = field(default_factory=Counter)
+    kept_by_difficulty: Counter = field(default_factory=Counter)
+    kept_by_lang: Counter = field(default_factory=Counter)
+    taxonomy: dict = field(default_factory=dict)
 
     def merge(self, other: FilterStats) -> None:
         """Add another piece's counts (the Ray backend filters chunk by chunk)."""
@@ -68,7 +76,23 @@ class FilterStats:
             "dropped_by_reason": dict(self.by_reason.most_common()),
             "kept_by_category": dict(self.kept_by_category),
             "checklists": dict(sorted(self.checklists.items())),
+            "kept_by_l1": dict(sorted(self.kept_by_l1.items())),
+            "kept_by_l2": dict(self.kept_by_l2.most_common()),
+            "kept_by_difficulty": {
+                d: self.kept_by_difficulty[d] for d in LEVELS if self.kept_by_difficulty[d]
+            },
+            "kept_by_lang": dict(self.kept_by_lang.most_common()),
+            "taxonomy": dict(sorted(self.taxonomy.items())),
         }
+
+    def strata_rows(self) -> list[tuple[str, str, int]]:
+        """(axis, value, kept prompts) for the strata plot: L1, L2, difficulty, language."""
+        m = self.as_metrics()
+        return [
+            (axis, value, n)
+            for axis in ("l1", "l2", "difficulty", "lang")
+            for value, n in m[f"kept_by_{axis}"].items()
+        ]
 
 
 def _reason_kind(v: Verdict) -> str:
@@ -164,10 +188,15 @@ def filter_records(
 
 
 def filter_lines(
-    records: Iterable[dict], cfg: dict, planner: PlannerConfig, stats: FilterStats
+    records: Iterable[dict],
+    cfg: dict,
+    planner: PlannerConfig,
+    stats: FilterStats,
+    taxonomy: TaxonomyConfig | None = None,
 ) -> dict[str, list[bytes]]:
     """The lines of prompts.jsonl, dropped.jsonl and review.jsonl for `records`, in order: each
-    record filtered on the seven axes, each kept prompt's checklist planned on `planner`."""
+    record filtered on the seven axes, each kept prompt's checklist planned on `planner` and its
+    task type, difficulty and language labelled on `taxonomy` (default: the offline rules)."""
     out: dict[str, list[bytes]] = {name: [] for name in OUTPUTS}
     kept: list[dict] = []
     for dest, rec in filter_records(records, cfg, stats):
@@ -178,26 +207,46 @@ def filter_lines(
     plans, counts = plan_checklists(planner, [(r["prompt"], modality(r)) for r in kept])
     for how, k in counts.items():
         stats.checklists[how] = stats.checklists.get(how, 0) + k
+    labels, counts = classify(
+        [r["prompt"] for r in kept], taxonomy, modalities=[modality(r) for r in kept]
+    )
+    for how, k in counts.items():
+        stats.taxonomy[how] = stats.taxonomy.get(how, 0) + k
+    for lab in labels:
+        stats.kept_by_l1[lab.l1] += 1
+        stats.kept_by_l2[lab.l2] += 1
+        stats.kept_by_difficulty[lab.difficulty] += 1
+        stats.kept_by_lang[lab.lang or "?"] += 1
     out["prompts"] = [
-        orjson.dumps({**rec, "checklist": plan.to_json()}) + b"\n" for rec, plan in zip(kept, plans)
+        orjson.dumps({**rec, "checklist": plan.to_json(), "taxonomy": lab.to_json()}) + b"\n"
+        for rec, plan, lab in zip(kept, plans, labels)
     ]
     return out
 
 
 def run_filter(
-    input_path: str | Path, out_dir: str | Path, cfg: dict, planner: PlannerConfig | None = None
+    input_path: str | Path,
+    out_dir: str | Path,
+    cfg: dict,
+    planner: PlannerConfig | None = None,
+    taxonomy: TaxonomyConfig | None = None,
 ) -> FilterStats:
     """Filter a JSONL of requests (a file or a directory of parts) into prompts.jsonl,
     dropped.jsonl and review.jsonl under `out_dir`. `cfg` is the params group, checked strictly
     (a misspelt key is an error). Each kept prompt's checklist is planned once, on `planner`
     (params.yaml `checklist`; default: the rules), and stored with it; `stats.checklists` counts
-    how each was planned."""
+    how each was planned. Each kept prompt is labelled on `taxonomy` (params.yaml `taxonomy`:
+    task type, difficulty, language; `stats.taxonomy` counts which classifier placed them)."""
     cfg = asdict(from_dict(FilterConfig, cfg))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     stats = FilterStats()
     lines = filter_lines(
-        shards.iter_jsonl(input_path), cfg, planner or PlannerConfig(backend="rules"), stats
+        shards.iter_jsonl(input_path),
+        cfg,
+        planner or PlannerConfig(backend="rules"),
+        stats,
+        taxonomy,
     )
     for name, body in lines.items():
         target = out / f"{name}.jsonl"

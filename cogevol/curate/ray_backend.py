@@ -26,9 +26,12 @@ from cogevol.curate.pipeline import OUTPUTS, FilterConfig, FilterStats, filter_l
 from cogevol.raydata.chunks import plan
 from cogevol.raydata.session import RayDataConfig, StepLog, ray_data
 from cogevol.stage_counts import counts_from, counts_json
+from cogevol.taxonomy.classify import TaxonomyConfig
 
 
-def _filter_chunks(batch: pa.Table, cfg: dict, planner: PlannerConfig, out: str) -> pa.Table:
+def _filter_chunks(
+    batch: pa.Table, cfg: dict, planner: PlannerConfig, taxonomy: TaxonomyConfig, out: str
+) -> pa.Table:
     """Map over chunks: filter and plan each, write its parts; its counts as JSON."""
     chunks, counts = [], []
     for row in batch.to_pylist():
@@ -39,7 +42,7 @@ def _filter_chunks(batch: pa.Table, cfg: dict, planner: PlannerConfig, out: str)
             for _, _, line in shards.numbered_lines(row["path"], row["start"], end)
             if line.strip()
         )
-        for name, body in filter_lines(records, cfg, planner, stats).items():
+        for name, body in filter_lines(records, cfg, planner, stats, taxonomy).items():
             if body:
                 like = f"{name}.jsonl"
                 shards.write_bytes(
@@ -51,8 +54,8 @@ def _filter_chunks(batch: pa.Table, cfg: dict, planner: PlannerConfig, out: str)
 
 
 def _shared_by_tasks(
-    cfg: dict, planner: PlannerConfig, tasks: int
-) -> tuple[dict, PlannerConfig, int]:
+    cfg: dict, planner: PlannerConfig, taxonomy: TaxonomyConfig, tasks: int
+) -> tuple[dict, PlannerConfig, TaxonomyConfig, int]:
     """The settings each task runs with: the LLM endpoints' concurrency split between the tasks
     run at once (fewer tasks when an endpoint allows fewer requests than there are CPUs), and
     file paths made absolute (a worker does not run in the driver's directory)."""
@@ -62,6 +65,8 @@ def _shared_by_tasks(
         limits.append(judge.concurrency)
     if planner.backend == "openai":
         limits.append(planner.concurrency)
+    if taxonomy.backend == "openai":
+        limits.append(taxonomy.concurrency)
     tasks = max(1, min([tasks, *limits]))
     judge = replace(
         judge,
@@ -74,7 +79,13 @@ def _shared_by_tasks(
         replay_path=shards.absolute(planner.replay_path),
         cache_dir=shards.absolute(planner.cache_dir),
     )
-    return {**cfg, "judge": asdict(judge)}, planner, tasks
+    taxonomy = replace(
+        taxonomy,
+        concurrency=max(1, taxonomy.concurrency // tasks),
+        replay_path=shards.absolute(taxonomy.replay_path),
+        cache_dir=shards.absolute(taxonomy.cache_dir) if taxonomy.cache_dir else None,
+    )
+    return {**cfg, "judge": asdict(judge)}, planner, taxonomy, tasks
 
 
 def run_filter_ray(
@@ -83,11 +94,13 @@ def run_filter_ray(
     cfg: dict,
     planner: PlannerConfig | None = None,
     ray_cfg: RayDataConfig | None = None,
+    taxonomy: TaxonomyConfig | None = None,
 ) -> FilterStats:
     """run_filter on Ray Data: the same prompts, drops and reviews, each output a directory of
     parts (one per input chunk, in input order)."""
     cfg = asdict(from_dict(FilterConfig, cfg))
     planner = planner or PlannerConfig(backend="rules")
+    taxonomy = taxonomy or TaxonomyConfig()
     files = [shards.absolute(f) for f in shards.parts(input_path)]
     t0 = time.perf_counter()
     with ray_data(ray_cfg) as session:
@@ -95,7 +108,7 @@ def run_filter_ray(
 
         chunks = plan([(f, "jsonl") for f in files], int(session.cfg.chunk_mb * 2**20))
         tasks = max(1, min(session.cpus, len(chunks)))
-        cfg, planner, tasks = _shared_by_tasks(cfg, planner, tasks)
+        cfg, planner, taxonomy, tasks = _shared_by_tasks(cfg, planner, taxonomy, tasks)
         out = shards.absolute(out_dir)
         for name in OUTPUTS:
             shards.clear(shards.join(out, f"{name}.jsonl"))
@@ -113,7 +126,7 @@ def run_filter_ray(
             ray.data.from_items(rows, override_num_blocks=len(rows))
             .map_batches(
                 _filter_chunks,
-                fn_kwargs={"cfg": cfg, "planner": planner, "out": out},
+                fn_kwargs={"cfg": cfg, "planner": planner, "taxonomy": taxonomy, "out": out},
                 batch_format="pyarrow",
                 batch_size=1,
                 concurrency=tasks,

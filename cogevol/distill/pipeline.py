@@ -28,8 +28,12 @@ from cogevol.prompts import system_prompt
 from cogevol.scoring.extract import extract_html
 from cogevol.scoring.types import Score, ScoreItem
 from cogevol.slides.contract import ContractError, extract_json
+from cogevol.taxonomy.strata import stratified_order, stratum
 
 log = logging.getLogger(__name__)
+
+
+DRAWS = ("stratified", "random")
 
 
 @dataclass
@@ -45,6 +49,11 @@ class DistillConfig:
     slide_min_reward: float = 0.8
     max_answer_chars: int | None = 2000
     seed: int = 0
+    draw: str = "stratified"
+
+    def __post_init__(self) -> None:
+        if self.draw not in DRAWS:
+            raise ValueError(f"distill.draw must be one of {', '.join(DRAWS)}, not {self.draw!r}")
 
     @classmethod
     def from_params(cls, d: dict) -> DistillConfig:
@@ -63,6 +72,8 @@ class Prompt:
     is_failure: bool = False
     # the request's checklist as planned by the filter stage (JSON); "": planned at score time
     checklist: str = ""
+    # the filter stage's labels (cogevol.taxonomy): task type, difficulty, language
+    taxonomy: dict = field(default_factory=dict)
 
     def messages(self) -> list[dict]:
         return [
@@ -94,13 +105,15 @@ def load_prompts(prompts_path: str | Path, failures_path: str | Path | None = No
                 checklist=json.dumps(r["checklist"], ensure_ascii=False)
                 if r.get("checklist")
                 else "",
+                taxonomy=r.get("taxonomy") or {},
             )
         )
     return out
 
 
 def select(prompts: list[Prompt], cfg: DistillConfig, available: set[str] | None) -> list[Prompt]:
-    """Up to max_prompts, slide_share of them slides, failures first, the rest sampled by seed."""
+    """Up to max_prompts, slide_share of them slides, failures first, the rest sampled by seed:
+    stratified on L1 x L2 x difficulty (`draw: stratified`, seed 004 A.6) or uniformly."""
     pool = [p for p in prompts if available is None or p.id in available]
     rng = random.Random(cfg.seed)
     want = {"slide": round(cfg.max_prompts * cfg.slide_share)}
@@ -108,7 +121,10 @@ def select(prompts: list[Prompt], cfg: DistillConfig, available: set[str] | None
     chosen = []
     for modality, n in want.items():
         cands = sorted((p for p in pool if p.modality == modality), key=lambda p: p.id)
-        rng.shuffle(cands)
+        if cfg.draw == "stratified":
+            cands = stratified_order(cands, cfg.seed, key=lambda p: stratum(p.taxonomy))
+        else:
+            rng.shuffle(cands)
         if cfg.failures_first:
             cands.sort(key=lambda p: not p.is_failure)  # stable: shuffled order within each group
         chosen += cands[:n]

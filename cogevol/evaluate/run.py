@@ -123,16 +123,48 @@ async def score_outputs(
     return await score_rows([(system, i, o) for i, o in zip(items, outputs)], scorers)
 
 
+STRATA = ("l2", "difficulty", "lang")
+
+
+def strata(items: list[SuiteItem]) -> dict[str, dict[str, str]]:
+    """Each item's prompt -> its stratum values (seed 004's L2 and difficulty for html items by
+    the offline classifier, cogevol.taxonomy; the language for every item: the suite's, else
+    identified)."""
+    from cogevol.taxonomy.classify import label_one
+
+    out: dict[str, dict[str, str]] = {}
+    for item in items:
+        if item.prompt in out:
+            continue
+        lab = label_one(item.prompt)
+        out[item.prompt] = {
+            "l2": lab.l2 if item.kind == "html" else "",
+            "difficulty": lab.difficulty if item.kind == "html" else "",
+            "lang": item.lang or lab.lang or "?",
+        }
+    return out
+
+
+def _means(groups: dict[str, list[float]]) -> dict[str, float]:
+    return {c: round(100 * sum(v) / len(v), 2) for c, v in sorted(groups.items())}
+
+
 def summarise(results: list[ItemResult]) -> dict:
-    """Per-system headline numbers (see the module docstring)."""
+    """Per-system headline numbers (see the module docstring), with the score per L2 domain, per
+    difficulty and per language (Cookie-Bench's Figure 8)."""
     by_system: dict[str, list[ItemResult]] = defaultdict(list)
     for r in results:
         by_system[r.system].append(r)
+    where = strata([r.item for r in results])
     out = {}
     for system, rs in by_system.items():
         cats: dict[str, list[float]] = defaultdict(list)
+        per: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in STRATA}
         for r in rs:
             cats[f"{r.item.kind}/{r.item.category}"].append(r.reward)
+            for k in STRATA:
+                if value := where[r.item.prompt][k]:
+                    per[k][value].append(r.reward)
         html = [r for r in rs if r.item.kind == "html"]
         slides = [r for r in rs if r.item.kind == "slide"]
         out[system] = {
@@ -141,7 +173,8 @@ def summarise(results: list[ItemResult]) -> dict:
             "slide_score": round(100 * sum(r.reward for r in slides) / len(slides), 2)
             if slides
             else None,
-            "categories": {c: round(100 * sum(v) / len(v), 2) for c, v in sorted(cats.items())},
+            "categories": _means(cats),
+            **{f"by_{k}": _means(per[k]) for k in STRATA},
             "hard_fails": sum(r.hard_fail for r in html),
             "html_items": len(html),
             "render_failures": sum(r.render_failure for r in rs),
@@ -179,7 +212,36 @@ def comparison_markdown(summary: dict) -> str:
             *(_fmt(s["categories"].get(c)) for c in cats),
         ]
         lines.append("| " + " | ".join(row) + " |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + strata_markdown(summary)
+
+
+def strata_figure(summary: dict):
+    """Systems x strata heat maps (score 0-100) per L2 domain, difficulty and language."""
+    from cogevol.plots import heatmaps
+
+    systems = list(summary)
+    panels = {}
+    for k, title in (("l2", "domain (L2)"), ("difficulty", "difficulty"), ("lang", "language")):
+        cols = sorted({c for s in summary.values() for c in s.get(f"by_{k}", {})})
+        if cols:
+            values = [[summary[s][f"by_{k}"].get(c) for c in cols] for s in systems]
+            panels[title] = (systems, cols, values)
+    return heatmaps(panels, "score by stratum") if panels else None
+
+
+def strata_markdown(summary: dict) -> str:
+    """Each system's score per L2 domain, difficulty and language: one small table per axis."""
+    out = []
+    for k, title in (("l2", "domain (L2)"), ("difficulty", "difficulty"), ("lang", "language")):
+        cols = sorted({c for s in summary.values() for c in s.get(f"by_{k}", {})})
+        if not cols:
+            continue
+        out += ["", f"Score by {title}:", "", "| system | " + " | ".join(cols) + " |"]
+        out.append("|" + "---|" * (len(cols) + 1))
+        for system, s in summary.items():
+            row = [_fmt(s[f"by_{k}"].get(c)) for c in cols]
+            out.append(f"| {system} | " + " | ".join(row) + " |")
+    return "\n".join(out) + ("\n" if out else "")
 
 
 def _fmt(v: float | None) -> str:

@@ -22,7 +22,14 @@ from cogevol.evaluate.generate import (
 )
 from cogevol.evaluate.reference import reference_answers
 from cogevol.evaluate.report import log_manager_view
-from cogevol.evaluate.run import ItemResult, comparison_markdown, run_scoring, summarise
+from cogevol.evaluate.run import (
+    STRATA,
+    ItemResult,
+    comparison_markdown,
+    run_scoring,
+    strata_figure,
+    summarise,
+)
 from cogevol.evaluate.suites import SuiteItem, load_suite
 
 log = logging.getLogger(__name__)
@@ -150,14 +157,17 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
             [
                 {
                     "system": k,
-                    **{m: v for m, v in s.items() if m != "categories"},
+                    **{m: v for m, v in s.items() if not isinstance(v, dict)},
                     **{f"cat:{c}": v for c, v in s["categories"].items()},
+                    **{f"{k}:{c}": v for k in STRATA for c, v in s[f"by_{k}"].items()},
                 }
                 for k, s in summary.items()
             ],
             "evaluate/comparison.json",
         )
         run.log_artifact(out / "comparison.md")
+        if (fig := strata_figure(summary)) is not None:
+            run.log_figure(fig, "evaluate/strata.png")
         for system, s in summary.items():
             run.log_metrics(
                 {

@@ -116,6 +116,7 @@ class GRPOSettings:
     001's GPU value)."""
 
     num_prompts: int = 8
+    draw: str = "stratified"
     requests_per_step: int = 2
     num_generations: int = 4
     per_device_batch_size: int | None = None

@@ -21,6 +21,7 @@ from datasets import Dataset, load_from_disk
 
 from cogevol import shards
 from cogevol.prompts import system_prompt
+from cogevol.taxonomy.strata import stratified_order
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +74,15 @@ def grpo_prompts(
     seed: int,
     tokenizer=None,
     max_prompt_length: int | None = None,
+    draw: str = "stratified",
 ) -> Dataset:
-    """`num_prompts` seeded picks per modality, as conversational prompts with routing columns.
+    """`num_prompts` seeded picks per modality, as conversational prompts with routing columns;
+    `draw: stratified` keeps the pool's L1 x L2 x difficulty shape (cogevol.taxonomy.strata).
 
     Prompts whose chat-templated length exceeds `max_prompt_length` are dropped rather than cut:
     TRL no longer truncates prompts, and half a request is a different request."""
+    if draw not in ("stratified", "random"):
+        raise ValueError(f"grpo.draw must be stratified or random, not {draw!r}")
     rows: list[dict] = []
     rng = random.Random(seed)
     for modality in modalities:
@@ -85,7 +90,10 @@ def grpo_prompts(
             raise ValueError(f"unknown modality {modality!r} ({' | '.join(MODALITIES)})")
         pool = [r for r in records if r.get("category") == modality]
         picked, dropped = [], 0
-        for r in rng.sample(pool, len(pool)):
+        order = (
+            stratified_order(pool, seed) if draw == "stratified" else rng.sample(pool, len(pool))
+        )
+        for r in order:
             if len(picked) == num_prompts:
                 break
             prompt = [

@@ -58,6 +58,7 @@ def grpo_stage(
         train.seed,
         tokenizer,
         g.max_prompt_length,
+        g.draw,
     )
     if scorers is None:
         from cogevol.scoring import open_scorers

@@ -21,6 +21,13 @@ def test_run_filter_writes_prompts_drops_with_reasons_and_counts(tmp_path):
     assert any(r.startswith("safety: phishing") for r in dropped["d2"]) and any(r.startswith("dependency: external URL") for r in dropped["d2"])
     m = stats.as_metrics()
     assert m["kept"] == 1 and m["dropped"] == 2 and m["dropped_by_axis"]["intent_clarity"] == 1
+    # each kept prompt carries its task type, difficulty and language; the metrics count them
+    tax = prompts[0]["taxonomy"]
+    assert (tax["l1"], tax["l2"], tax["l3"]) == ("Dynamic", "Browser Games", "Action & Reflex")
+    assert tax["lang"] == "en" and tax["source"] == "rules" and tax["difficulty"]
+    assert m["kept_by_l2"] == {"Browser Games": 1} and m["kept_by_lang"] == {"en": 1}
+    assert m["kept_by_difficulty"] == {tax["difficulty"]: 1} and m["taxonomy"] == {"rules": 1}
+    assert ("l2", "Browser Games", 1) in stats.strata_rows()
 
 
 def test_each_kept_prompt_gets_its_checklist_planned_once_with_how_it_was_planned(tmp_path):

@@ -61,8 +61,13 @@ def test_every_answer_is_scored_with_the_training_rewards():
     s = summarise(list(res.values()))["sys"]
     assert s["hard_fails"] == 3 and s["html_items"] == 4 and s["render_failures"] == 3 and s["slide_validity"] == 0.5
     assert s["categories"]["slide/science"] == 50.0
+    # Cookie-Bench's Figure 8: per L2 domain and difficulty (html items), per language (all)
+    assert set(s["by_l2"]) <= {"Tools & Productivity (Static)", "Interactive Applications",
+                               "Browser Games", "Tools & Productivity (Dynamic)"} and s["by_l2"]
+    assert s["by_difficulty"] and s["by_lang"]
     table = comparison_markdown({"sys": s})
     assert table.splitlines()[2].startswith("| sys |") and "3/4" in table
+    assert "Score by domain (L2):" in table and "Score by language:" in table
 
 
 def test_systems_that_answer_alike_are_scored_once_per_answer():
