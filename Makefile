@@ -15,7 +15,7 @@ test-all: setup   ## including slow tests
 	python -m pytest -q -m "slow or not slow"
 
 lint: setup
-	ruff check cogevol stages flows tests benchmarks scripts
+	ruff check cogevol cogevol_samples stages flows tests benchmarks scripts
 
 bench: setup      ## benchmarks named in the issues (results in docs/benchmarks.md)
 	python benchmarks/dedup_speed.py

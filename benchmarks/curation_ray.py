@@ -247,8 +247,8 @@ def cmd_quality(a) -> None:
     sys.path.insert(0, str(ROOT))
     from cogevol.curation import CurationConfig
     from cogevol.dedup.backends import dedup
-    from cogevol.dedup.labelled import labelled_set, pairwise_scores
     from cogevol.raydata.session import RayDataConfig
+    from cogevol_samples.queries import labelled_set, pairwise_scores
 
     webgen = ROOT / "data" / "external" / "webgen-bench" / "test.jsonl"
     rows = {}

@@ -15,8 +15,8 @@ import argparse
 import json
 from pathlib import Path
 
-from cogevol.dedup.labelled import labelled_set, pairwise_scores
 from cogevol.dedup.pipeline import DedupConfig, dedup
+from cogevol_samples.queries import labelled_set, pairwise_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -23,10 +23,10 @@ import orjson
 from querygen import short_queries  # noqa: E402 (a sibling module: run as python benchmarks/dedup_speed.py)
 
 from cogevol.dedup import simhash, tfidf
-from cogevol.dedup.labelled import pairwise_scores
 from cogevol.dedup.ngrams import char_ngrams, multi_ngrams
 from cogevol.dedup.pipeline import DedupConfig
 from cogevol.text import normalize, shingle_text
+from cogevol_samples.queries import pairwise_scores
 
 
 def simhash_all_pairs(fp: np.ndarray, k: int, block: int = 1024) -> set[tuple[int, int]]:

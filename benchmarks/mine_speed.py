@@ -19,7 +19,7 @@ from cogevol.traffic import pii
 from cogevol.traffic.mine import run_mine
 from cogevol.traffic.readers import read_jsonl
 from cogevol.traffic.schema import validate
-from cogevol.traffic.synth import generate_traffic
+from cogevol_samples.traffic import generate_traffic
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from cogevol.checklist.planner import ChecklistPlanner, planner_from_params
 from cogevol.config import load_params
-from cogevol.evaluate.page_agreement import load_labels
 from cogevol.logs import setup_logging
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
+from cogevol_samples.page_agreement import load_labels
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "data" / "probe_real"

@@ -23,11 +23,11 @@ import numpy as np
 
 from cogevol.checklist.planner import ChecklistPlanner, PlannerConfig, planner_from_params
 from cogevol.config import load_params
-from cogevol.evaluate.page_agreement import ablation, agreement_report, load_labels, merge
 from cogevol.logs import setup_logging
 from cogevol.progress import Progress
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.tracking import stage_run
+from cogevol_samples.page_agreement import ablation, agreement_report, load_labels, merge
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "data" / "probe_real"

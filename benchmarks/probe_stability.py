@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 
 from cogevol.config import load_params
-from cogevol.evaluate.page_agreement import load_labels
 from cogevol.logs import setup_logging
 from cogevol.scoring import ScoringSettings
 from cogevol.scoring.local import score_pages
+from cogevol_samples.page_agreement import load_labels
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "data" / "probe_real"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from cogevol.dedup.labelled import ShortQueries
 from cogevol.text import normalize, tokens
-from cogevol.traffic.synth import html_slots, near_variant, render, slide_slots
+from cogevol_samples.queries import ShortQueries
+from cogevol_samples.traffic import html_slots, near_variant, render, slide_slots
 
 
 def _request_key(text: str) -> str:

@@ -278,7 +278,7 @@ def _cmd_serve(a: argparse.Namespace) -> int:
 
 
 def _cmd_traffic(a: argparse.Namespace) -> int:
-    from cogevol.traffic.synth import write_sample
+    from cogevol_samples.traffic import write_sample
 
     print(json.dumps(write_sample(a.out, a.n, a.seed, malformed=not a.clean)))
     return 0

@@ -11,7 +11,7 @@ import mlflow
 import pytest
 import yaml
 
-from cogevol.traffic.synth import MALFORMED_LINES, write_sample
+from cogevol_samples.traffic import MALFORMED_LINES, write_sample
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.timeout(600)

@@ -18,6 +18,6 @@ def _ruff() -> str | None:
 
 @pytest.mark.skipif(_ruff() is None, reason="ruff not installed (infra/setup.sh installs it)")
 def test_ruff_is_clean():
-    p = subprocess.run([_ruff(), "check", "cogevol", "stages", "flows", "tests", "benchmarks", "scripts"], cwd=REPO,
+    p = subprocess.run([_ruff(), "check", "cogevol", "cogevol_samples", "stages", "flows", "tests", "benchmarks", "scripts"], cwd=REPO,
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-1000:]

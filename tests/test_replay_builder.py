@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from cogevol.traffic import lexicon as LEX
+from cogevol_samples import traffic_lexicon as LEX
 from scripts.replay.prompts import select_plans
 from tests.conftest import REPO
 

@@ -14,34 +14,27 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from cogevol.curate.base import AUTO_REJECT_AXES, AXES, Verdict
+from cogevol.curate.axes import AUTO_REJECT_AXES, AXES, COUNT, judge_lines
+from cogevol.curate.base import JUDGE, Verdict
 from cogevol.judge.aclient import AsyncChatClient
 from cogevol.judge.cache import DiskCache
 from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
 
 log = logging.getLogger(__name__)
 
-SYSTEM_PROMPT = """You screen user requests for a dataset of classroom slide decks and \
-self-contained interactive HTML pages.
-Assess the request independently along seven axes:
-(i) safety: content that would be inadmissible regardless of task realism (harmful, illegal, or \
-targeted content);
-(ii) privacy: personally identifiable information, credentials, or named non-public entities that \
-require redaction (placeholders such as <EMAIL> are already redacted and fine);
-(iii) task_direction: the request actually specifies a slide deck or a front-end web page, not a \
-backend, data-science, general-purpose coding, or non-coding request;
-(iv) intent_clarity: the objective is not ambiguous, internally contradictory, or under-specified \
-to the point that no well-formed implementation is determinable;
-(v) executability: the request can be realized as a self-contained artifact runnable in a standard \
-browser sandbox without proprietary services, live external APIs, or private datasets;
-(vi) dependency: fulfilment does not require specific third-party URLs, paywalled assets, or \
-user-specific credentials;
-(vii) logic: the functional specification has no mutually unsatisfiable constraints or dangling \
-references.
-Reply with one JSON object and nothing else, with exactly these keys:
-{"safety": {"pass": true, "reason": ""}, "privacy": {...}, "task_direction": {...}, \
-"intent_clarity": {...}, "executability": {...}, "dependency": {...}, "logic": {...}}
-Give a short reason for every axis that does not pass."""
+SYSTEM_PROMPT = (
+    "You screen user requests for a dataset of classroom slide decks and self-contained "
+    "interactive HTML pages.\n"
+    f"Assess the request independently along {COUNT.get(len(AXES), len(AXES))} axes:\n"
+    + judge_lines()
+    + "\nReply with one JSON object and nothing else, with exactly these keys:\n"
+    + "{"
+    + ", ".join(
+        f'"{a}": {{"pass": true, "reason": ""}}' if k == 0 else f'"{a}": {{...}}'
+        for k, a in enumerate(AXES)
+    )
+    + "}\nGive a short reason for every axis that does not pass."
+)
 
 
 @dataclass(kw_only=True)
@@ -74,13 +67,8 @@ def parse_verdicts(reply: str) -> list[Verdict]:
             item = {"pass": item}
         if not isinstance(item, dict) or not isinstance(item.get("pass"), bool):
             raise ValueError(f"judge reply lacks a boolean verdict for {axis}")
-        out.append(
-            Verdict(
-                axis,
-                item["pass"],
-                "" if item["pass"] else str(item.get("reason") or "judge: fails")[:200],
-            )
-        )
+        detail = "" if item["pass"] else str(item.get("reason") or "fails")[:200]
+        out.append(Verdict(axis, item["pass"], "" if item["pass"] else JUDGE, detail))
     return out
 
 

@@ -18,7 +18,8 @@ import orjson
 from cogevol import shards
 from cogevol.checklist.planner import PlannerConfig, plan_checklists
 from cogevol.config import from_dict
-from cogevol.curate.base import AXES, Verdict
+from cogevol.curate.axes import AXES
+from cogevol.curate.base import Verdict
 from cogevol.curate.rules import default_filters
 from cogevol.progress import Progress
 from cogevol.stage_counts import add_counts
@@ -95,8 +96,9 @@ class FilterStats:
         ]
 
 
-def _reason_kind(v: Verdict) -> str:
-    return f"{v.axis}: {v.reason.split(' (', 1)[0]}"
+def reason_key(v: Verdict) -> str:
+    """A drop's key in the metrics: axis and reason id ("safety.phishing")."""
+    return f"{v.axis}.{v.reason}"
 
 
 def modality(rec: dict) -> str:
@@ -169,11 +171,11 @@ def filter_records(
             continue
         for v in failed:
             stats.by_axis[v.axis] += 1
-            stats.by_reason[_reason_kind(v)] += 1
+            stats.by_reason[reason_key(v)] += 1
         out = {
             **rec,
             "admissibility": admissibility,
-            "drop_reasons": [f"{v.axis}: {v.reason}" for v in failed],
+            "drop_reasons": [v.to_json() for v in failed],
         }
         if error:
             stats.judge_errors += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from cogevol.curate.base import Filter, PatternFilter
+from cogevol.curate.base import Axis, Filter, PatternFilter
 from cogevol.dedup.verify import FILLER, FILLER_CJK
 from cogevol.text import tokens
 from cogevol.traffic import pii
@@ -18,9 +18,20 @@ from cogevol.traffic.classify import classify
 
 
 class SafetyFilter(PatternFilter):
-    axis = "safety"
+    AXIS = Axis(
+        "safety",
+        "content that would be inadmissible regardless of task realism (harmful, illegal, or "
+        "targeted content)",
+        auto_reject=True,
+        reasons={
+            "phishing": "phishing or credential theft",
+            "malware": "malware, ransomware, cryptojacking",
+            "weapons": "weapons or violence",
+            "self_harm": "self-harm",
+        },
+    )
     patterns = {
-        "phishing or credential theft": [
+        "phishing": [
             r"phishing",
             r"fake\s+\w*\s*log-?in",
             r"(steal|harvest|collect)\w*\s+(\w+\s+){0,3}(passwords?|credentials|logins?)",
@@ -51,7 +62,7 @@ class SafetyFilter(PatternFilter):
             r"病毒",
             r"挖矿",
         ],
-        "weapons or violence": [
+        "weapons": [
             r"\b(pipe\s+)?bomb\b",
             r"explosives?",
             r"炸弹",
@@ -61,7 +72,7 @@ class SafetyFilter(PatternFilter):
             r"爆弾",
             r"폭탄",
         ],
-        "self-harm": [r"suicide\s+method", r"how\s+to\s+kill\s+myself", r"自杀方法"],
+        "self_harm": [r"suicide\s+method", r"how\s+to\s+kill\s+myself", r"自杀方法"],
     }
 
 
@@ -69,35 +80,52 @@ class PrivacyFilter(Filter):
     """Unredacted PII or credentials left in a request. Redacted placeholders (<EMAIL>...) are
     fine by default: the miner removed the data, the task survives."""
 
-    axis = "privacy"
+    AXIS = Axis(
+        "privacy",
+        "personally identifiable information, credentials, or named non-public entities that "
+        "require redaction (placeholders such as <EMAIL> are already redacted and fine)",
+        auto_reject=True,
+        reasons={
+            "unredacted_pii": "personal data the miner did not redact (detail: which kinds)",
+            "credential": "the request carries a credential (<SECRET>)",
+            "redacted_personal_data": "redacted personal data, with filter.drop_redacted on",
+        },
+    )
 
     def __init__(self, drop_redacted: bool = False):
         self.drop_redacted = drop_redacted
 
-    def check(self, record: dict) -> str | None:
+    def check(self, record: dict) -> tuple[str, str] | None:
         text = record["request"]
         hits = pii.find(text)
         if hits:
-            return "unredacted " + ", ".join(sorted(hits))
+            return "unredacted_pii", ", ".join(sorted(hits))
         if "<SECRET>" in text:
-            return "request carries a credential"
-        if self.drop_redacted and re.search(r"<(EMAIL|PHONE|NAME|NATIONAL_ID|CARD|IP)>", text):
-            return "request carries redacted personal data"
+            return "credential", "<SECRET>"
+        m = self.drop_redacted and re.search(r"<(EMAIL|PHONE|NAME|NATIONAL_ID|CARD|IP)>", text)
+        if m:
+            return "redacted_personal_data", m.group(0)
         return None
 
 
 class TaskDirectionFilter(Filter):
     """The request must ask for a slide deck or a self-contained front-end page."""
 
-    axis = "task_direction"
+    AXIS = Axis(
+        "task_direction",
+        "the request actually specifies a slide deck or a front-end web page, not a backend, "
+        "data-science, general-purpose coding, or non-coding request",
+        auto_reject=False,
+        reasons={"off_scope": "not a slide or front-end request (detail: what it asks for)"},
+    )
 
     def __init__(self, allowed: tuple[str, ...] = ("slide", "html")):
         self.allowed = tuple(allowed)
 
-    def check(self, record: dict) -> str | None:
+    def check(self, record: dict) -> tuple[str, str] | None:
         category = record.get("category") or classify(record["request"]).category
         if category not in self.allowed:
-            return f"not a slide or front-end request ({record.get('subcategory') or category})"
+            return "off_scope", str(record.get("subcategory") or category)
         return None
 
 
@@ -127,15 +155,21 @@ def content_units(text: str) -> float:
 class IntentClarityFilter(Filter):
     """Single-phrase prompts with no operational definition ("make a website", "做个游戏")."""
 
-    axis = "intent_clarity"
+    AXIS = Axis(
+        "intent_clarity",
+        "the objective is not ambiguous, internally contradictory, or under-specified to the "
+        "point that no well-formed implementation is determinable",
+        auto_reject=False,
+        reasons={"under_specified": "fewer content words than filter.min_content_units"},
+    )
 
     def __init__(self, min_units: float = 2.0):
         self.min_units = min_units
 
-    def check(self, record: dict) -> str | None:
+    def check(self, record: dict) -> tuple[str, str] | None:
         units = content_units(record["request"])
         if units < self.min_units:
-            return f"under-specified ({units:.1f} content words < {self.min_units})"
+            return "under_specified", f"{units:.1f} content words < {self.min_units}"
         return None
 
 
@@ -143,9 +177,19 @@ class ExecutabilityFilter(PatternFilter):
     """Must be realisable as a self-contained page in a browser sandbox: no real payments,
     messaging, accounts or private data stores."""
 
-    axis = "executability"
+    AXIS = Axis(
+        "executability",
+        "the request can be realized as a self-contained artifact runnable in a standard "
+        "browser sandbox without proprietary services, live external APIs, or private datasets",
+        auto_reject=True,
+        reasons={
+            "real_transactions": "needs real payments or money transfers",
+            "real_messaging": "needs real e-mails, SMS or messages sent",
+            "server_or_database": "needs a server, a database or a large private dataset",
+        },
+    )
     patterns = {
-        "needs real transactions": [
+        "real_transactions": [
             r"real\s+(bank|payments?|money|transactions?)",
             r"(process|handle)\w*\s+(\w+\s+){0,2}payments?",
             r"transfer\s+(real\s+)?money",
@@ -157,14 +201,14 @@ class ExecutabilityFilter(PatternFilter):
             r"実際に.{0,6}(振込|送金|決済)",
             r"실제로\s*송금",
         ],
-        "needs real messaging": [
+        "real_messaging": [
             r"send\w*\s+(\w+\s+){0,3}real\s+(e-?mails?|sms|messages?)",
             r"能真的.{0,4}发消息",
             r"sms\s+reales",
             r"vrais\s+e-?mails",
             r"real\s+sms",
         ],
-        "needs a server or database": [
+        "server_or_database": [
             r"(store|save)\w*\s+(\w+\s+){0,3}in\s+(our|my|the)\s+database",
             r"connect\w*\s+to\s+(my|our)\s+(\w+\s+)?(database|server|mysql)",
             r"连接.{0,6}数据库",
@@ -177,10 +221,20 @@ class ExecutabilityFilter(PatternFilter):
 class DependencyFilter(PatternFilter):
     """Specific external URLs, private back ends, personal files or credentials."""
 
-    axis = "dependency"
+    AXIS = Axis(
+        "dependency",
+        "fulfilment does not require specific third-party URLs, paywalled assets, or "
+        "user-specific credentials",
+        auto_reject=False,
+        reasons={
+            "external_url": "a specific external URL",
+            "private_back_end": "a private or internal back end",
+            "personal_account": "a personal account, file store or key",
+        },
+    )
     patterns = {
-        "external URL": [r"https?://\S+", r"\bwww\.\S+\.\w+"],
-        "private back end": [
+        "external_url": [r"https?://\S+", r"\bwww\.\S+\.\w+"],
+        "private_back_end": [
             r"\b(our|my|company|internal|private)\s+(internal\s+)?(api|server|backend|database|system|sap)\b",
             r"internal\s+api",
             r"内部(api|接口|系统)?",
@@ -192,7 +246,7 @@ class DependencyFilter(PatternFilter):
             r"internen?\s+[\w-]*system",
             r"servidor\s+privado",
         ],
-        "personal account or file": [
+        "personal_account": [
             r"\bmy\s+(google\s+drive|figma|dropbox|stripe|notion|onedrive)",
             r"(secret|api)\s+key",
             r"我的?figma",
@@ -204,7 +258,17 @@ class DependencyFilter(PatternFilter):
 class LogicFilter(Filter):
     """Mutually unsatisfiable constraints and dangling references to things the model never sees."""
 
-    axis = "logic"
+    AXIS = Axis(
+        "logic",
+        "the functional specification has no mutually unsatisfiable constraints or dangling "
+        "references",
+        auto_reject=True,
+        reasons={
+            "dangling_reference": "refers to something the model never sees (an attachment, "
+            "a previous version)",
+            "contradiction": "mutually unsatisfiable constraints (detail: which)",
+        },
+    )
     DANGLING = re.compile(
         "|".join(
             [
@@ -250,15 +314,27 @@ class LogicFilter(Filter):
         ),
     ]
 
-    def check(self, record: dict) -> str | None:
+    def check(self, record: dict) -> tuple[str, str] | None:
         text = record["request"]
         m = self.DANGLING.search(text)
         if m:
-            return f"dangling reference ({m.group(0)!r})"
+            return "dangling_reference", m.group(0)
         for name, a, b in self.CONTRADICTIONS:
             if a.search(text) and b.search(text):
-                return f"contradiction: {name}"
+                return "contradiction", name
         return None
+
+
+# the seven axes in Cookie-Bench A.2's order: cogevol.curate.axes reads their declarations
+FILTERS = (
+    SafetyFilter,
+    PrivacyFilter,
+    TaskDirectionFilter,
+    IntentClarityFilter,
+    ExecutabilityFilter,
+    DependencyFilter,
+    LogicFilter,
+)
 
 
 def default_filters(cfg: dict | None = None) -> list[Filter]:

@@ -2,7 +2,7 @@
 
 A plan names no prompt id. Its `select` describes the prompt (category from the plan's section,
 subcategory, language, app, requested features, topic, grade, slide extra), recovered with the
-lexicon the prompts were generated from (cogevol/traffic/lexicon.py). The plan answers the first
+lexicon the prompts were generated from (cogevol_samples/traffic_lexicon.py). The plan answers the first
 prompt of prompts.jsonl, in file order, that matches every field of its `select` and that no
 earlier plan took; requests carrying redacted personal data are skipped (the placeholders
 filter's `drop_redacted` looks for).
@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cogevol.traffic import lexicon as LEX
+from cogevol_samples import traffic_lexicon as LEX
 
 from .data import app_data, plans
 

@@ -5,7 +5,7 @@ Their questions are per topic and language (apps/mcq/app.yaml banks, apps/spelli
 
 from __future__ import annotations
 
-from cogevol.traffic import lexicon as LEX
+from cogevol_samples import traffic_lexicon as LEX
 
 from .data import app_data, frag, js, jsbool, script, title_sub, ui
 from .page import App, board_panel, feature_tools, select

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from cogevol.curate.base import AXES
+from cogevol.curate.axes import AXES
 from cogevol.curate.judge import LLMJudge, decide, parse_verdicts
 from cogevol.curate.pipeline import FilterStats, filter_records
 from cogevol.judge.aclient import ChatClient
@@ -67,7 +67,7 @@ def test_judge_backend_accepts_rejects_and_routes(endpoint, monkeypatch):
                                        "cache_dir": None}}
     out = {rec["id"]: dest for dest, rec in filter_records(recs, cfg, stats)}
     assert out == {"fine": "kept", "phish": "dropped", "vague": "review"}
-    assert stats.by_reason == {"safety: credential theft": 1, "intent_clarity: no subject": 1}
+    assert stats.by_reason == {"safety.judge": 1, "intent_clarity.judge": 1}  # ids; the judge's words are the detail
     assert set(ep.auth) == {"Bearer sk-test-not-logged"}
 
 

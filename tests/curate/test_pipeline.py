@@ -18,8 +18,11 @@ def test_run_filter_writes_prompts_drops_with_reasons_and_counts(tmp_path):
     assert [p["id"] for p in prompts] == ["k1"] and prompts[0]["prompt"].startswith("Build a snake")
     assert prompts[0]["dedup"] == {"group_size": 3} and prompts[0]["provenance"]["line"] == 1
     assert set(dropped) == {"d1", "d2"}
-    assert any(r.startswith("safety: phishing") for r in dropped["d2"]) and any(r.startswith("dependency: external URL") for r in dropped["d2"])
+    reasons = {(r["axis"], r["reason"]) for r in dropped["d2"]}
+    assert {("safety", "phishing"), ("dependency", "external_url")} <= reasons
+    assert next(r for r in dropped["d2"] if r["reason"] == "external_url")["detail"] == "https://x.io"
     m = stats.as_metrics()
+    assert m["dropped_by_reason"]["safety.phishing"] == 1 and m["dropped_by_reason"]["intent_clarity.under_specified"] == 1
     assert m["kept"] == 1 and m["dropped"] == 2 and m["dropped_by_axis"]["intent_clarity"] == 1
     # each kept prompt carries its task type, difficulty and language; the metrics count them
     tax = prompts[0]["taxonomy"]

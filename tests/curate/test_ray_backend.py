@@ -11,8 +11,8 @@ import pytest
 
 from cogevol import shards
 from cogevol.checklist.planner import PlannerConfig
+from cogevol.curate.axes import AXES
 from cogevol.curate.backends import filter_requests
-from cogevol.curate.base import AXES
 from cogevol.curation import CurationConfig
 from cogevol.raydata.session import RayDataConfig
 from tests.chat_server import ChatServer

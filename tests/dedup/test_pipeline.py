@@ -6,8 +6,8 @@ import sys
 import orjson
 
 from cogevol.dedup.audit import FILES, write_audit
-from cogevol.dedup.labelled import labelled_set, pairwise_scores
 from cogevol.dedup.pipeline import DedupConfig, dedup
+from cogevol_samples.queries import labelled_set, pairwise_scores
 
 TEXTS = {
     "a1": "Make a 10-slide deck on photosynthesis for 7th grade",

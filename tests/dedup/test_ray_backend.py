@@ -13,9 +13,9 @@ from cogevol import shards
 from cogevol.curation import CurationConfig
 from cogevol.dedup.audit import FILES
 from cogevol.dedup.backends import dedup
-from cogevol.dedup.labelled import labelled_set
 from cogevol.dedup.records import RecordError
 from cogevol.raydata.session import RayDataConfig
+from cogevol_samples.queries import labelled_set
 from tests.dedup.test_pipeline import TEXTS
 
 pytestmark = [pytest.mark.usefixtures("ray_local"), pytest.mark.timeout(400)]

@@ -3,7 +3,7 @@ import numpy as np
 from cogevol.dedup.ngrams import multi_ngrams
 from cogevol.dedup.tfidf import all_pairs_baseline, similar_pairs, tfidf_matrix
 from cogevol.text import normalize, shingle_text
-from cogevol.traffic.synth import generate_traffic
+from cogevol_samples.traffic import generate_traffic
 
 
 def _matrix(texts):

@@ -15,7 +15,7 @@ from cogevol.rewards.expects import (
     lexicon,
     llm_messages,
 )
-from cogevol.traffic.lexicon import APPS, LANGS
+from cogevol_samples.traffic_lexicon import APPS, LANGS
 from tests.judge.server import FakeOpenAI, last_user_text
 
 INT, ANI, STA, BOTH = ["interactive"], ["animation"], ["static"], ["animation", "interactive"]

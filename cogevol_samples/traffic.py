@@ -14,7 +14,7 @@ import random
 import string
 from collections.abc import Iterator
 
-from cogevol.traffic import lexicon as lx
+from cogevol_samples import traffic_lexicon as lx
 
 CLIENTS = ("web", "web", "web", "ios", "android", "api", "wechat-miniprogram", "vscode-ext")
 MODELS = ("cogevol-prod-2026.09", "cogevol-prod-2026.10")

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import orjson
 
-from cogevol.traffic import lexicon as lx
-from cogevol.traffic.synth import html_slots, near_variant, render, sibling, slide_slots
+from cogevol_samples import traffic_lexicon as lx
+from cogevol_samples.traffic import html_slots, near_variant, render, sibling, slide_slots
 
 Base = tuple[str, str, Callable[[random.Random], str]]  # (text, lang, make a hard negative)
 

@@ -2,7 +2,7 @@ from collections import Counter
 
 from cogevol.traffic.classify import classify
 from cogevol.traffic.schema import validate
-from cogevol.traffic.synth import generate_traffic, near_variant
+from cogevol_samples.traffic import generate_traffic, near_variant
 
 
 def test_generator_is_deterministic_and_valid():

@@ -1,4 +1,4 @@
-"""What decides a learning run's verdict (cogevol.train.learning, and the pieces of
+"""What decides a learning run's verdict (cogevol_samples.learning, and the pieces of
 benchmarks/grpo_learning.py around it), without training anything:
 the profile merge, the shuffled-reward control, the time budget and the bootstrap statistics."""
 
@@ -12,7 +12,8 @@ from transformers import TrainerControl, TrainerState
 from cogevol.config import merge_profile, profile_leaves
 from cogevol.scoring.types import Score
 from cogevol.train.callbacks import TimeBudgetCallback
-from cogevol.train.learning import (
+from cogevol.train.rewards import HTML_SPEC, ModalityReward, permuted
+from cogevol_samples.learning import (
     apart,
     balanced_mean,
     bootstrap_ci,
@@ -22,7 +23,6 @@ from cogevol.train.learning import (
     rolling,
     with_spread,
 )
-from cogevol.train.rewards import HTML_SPEC, ModalityReward, permuted
 from tests.conftest import REPO
 
 PARAMS = yaml.safe_load((REPO / "params.yaml").read_text())
