@@ -29,6 +29,7 @@ OPERATIONAL = frozenset(
         *(f"judge.{k}" for k in (*_ENDPOINT_OPS, "rate_per_s", "cache_dir")),
         *(f"filter.judge.{k}" for k in (*_ENDPOINT_OPS, "cache_dir")),
         *(f"checklist.{k}" for k in (*_ENDPOINT_OPS, "cache_dir")),
+        *(f"taxonomy.{k}" for k in (*_ENDPOINT_OPS, "rate_per_s", "cache_dir")),
     }
 )
 

@@ -146,7 +146,14 @@ def strata(items: list[SuiteItem]) -> dict[str, dict[str, str]]:
 
 
 def _means(groups: dict[str, list[float]]) -> dict[str, float]:
-    return {c: round(100 * sum(v) / len(v), 2) for c, v in sorted(groups.items())}
+    return {c: round(100 * sum(groups[c]) / len(groups[c]), 2) for c in sorted(groups, key=_order)}
+
+
+def _order(column: str) -> tuple[int, str]:
+    """Columns in order: difficulty levels Easy to Hard, anything else alphabetically."""
+    from cogevol.taxonomy.difficulty import LEVELS
+
+    return (LEVELS.index(column) if column in LEVELS else len(LEVELS), column)
 
 
 def summarise(results: list[ItemResult]) -> dict:
@@ -215,6 +222,10 @@ def comparison_markdown(summary: dict) -> str:
     return "\n".join(lines) + "\n" + strata_markdown(summary)
 
 
+def _columns(summary: dict, k: str) -> list[str]:
+    return sorted({c for s in summary.values() for c in s.get(f"by_{k}", {})}, key=_order)
+
+
 def strata_figure(summary: dict):
     """Systems x strata heat maps (score 0-100) per L2 domain, difficulty and language."""
     from cogevol.plots import heatmaps
@@ -222,7 +233,7 @@ def strata_figure(summary: dict):
     systems = list(summary)
     panels = {}
     for k, title in (("l2", "domain (L2)"), ("difficulty", "difficulty"), ("lang", "language")):
-        cols = sorted({c for s in summary.values() for c in s.get(f"by_{k}", {})})
+        cols = _columns(summary, k)
         if cols:
             values = [[summary[s][f"by_{k}"].get(c) for c in cols] for s in systems]
             panels[title] = (systems, cols, values)
@@ -233,7 +244,7 @@ def strata_markdown(summary: dict) -> str:
     """Each system's score per L2 domain, difficulty and language: one small table per axis."""
     out = []
     for k, title in (("l2", "domain (L2)"), ("difficulty", "difficulty"), ("lang", "language")):
-        cols = sorted({c for s in summary.values() for c in s.get(f"by_{k}", {})})
+        cols = _columns(summary, k)
         if not cols:
             continue
         out += ["", f"Score by {title}:", "", "| system | " + " | ".join(cols) + " |"]

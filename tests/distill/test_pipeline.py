@@ -45,6 +45,19 @@ def test_selection_keeps_the_mix_ratio_and_puts_failures_first():
     assert select(prompts, DistillConfig(max_prompts=5), {"s1", "h9"}) == [prompts[19], prompts[1]]
 
 
+def test_stratified_selection_keeps_the_pools_task_type_and_difficulty_shape():
+    def p(k, l2, diff):
+        return Prompt(f"h{k:02d}", "x", "html", taxonomy={"l1": "Dynamic", "l2": l2, "difficulty": diff})
+
+    prompts = [p(k, "Browser Games", "Medium") for k in range(30)] + [p(30 + k, "Simulation", "Hard") for k in range(10)]
+    cfg = DistillConfig(max_prompts=8, slide_share=0.0, failures_first=False)
+    chosen = select(prompts, cfg, None)
+    assert sum(c.taxonomy["l2"] == "Simulation" for c in chosen) == 2  # 10/40 of 8
+    assert chosen == select(prompts, cfg, None)
+    with pytest.raises(ValueError, match="distill.draw"):
+        DistillConfig(draw="round robin")
+
+
 def test_artifacts_are_extracted_or_rejected_with_a_reason():
     assert extract_artifact("html", LIVE)[0].startswith("<!DOCTYPE html>")
     assert extract_artifact("html", "Sorry, I can't.") == (None, "no HTML document in the answer")
