@@ -53,21 +53,20 @@ class RulesClassifier:
         """The best leaf for the matched terms `hits` (other labels ignored)."""
         scores: dict[str, float] = {}
         l1: dict[str, float] = {}
-        evidence: dict[str, list[str]] = {}
         for t in hits:
             kind, name = t.label[0], t.label[-1]
             if kind == "leaf":
                 scores[name] = scores.get(name, 0.0) + t.weight
-                evidence.setdefault(name, []).append(t.text)
             elif kind == "l1":
                 l1[name] = l1.get(name, 0.0) + t.weight
         if not scores:
             return LeafGuess(self.tax.default_leaf, 0.0, ())
         if l1:
             scores = {name: s + l1.get(self.l1_of[name], 0.0) for name, s in scores.items()}
-        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], self.order[kv[0]]))
-        best, top = ranked[0]
-        second = ranked[1][1] if len(ranked) > 1 else 0.0
+        best = min(scores, key=lambda name: (-scores[name], self.order[name]))
+        top = scores[best]
+        second = max((s for name, s in scores.items() if name != best), default=0.0)
         # how far ahead (margin) and how much evidence (two strong terms: full)
         confidence = 0.5 * (top - second) / top + 0.5 * min(1.0, top / (2 * STRONG))
-        return LeafGuess(best, round(confidence, 3), tuple(sorted(evidence[best])))
+        evidence = tuple(sorted(t.text for t in hits if t.label == ("leaf", best)))
+        return LeafGuess(best, round(confidence, 3), evidence)

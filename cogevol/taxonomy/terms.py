@@ -114,8 +114,11 @@ class TermSet:
                 starts = self._starting(tok)
                 if len(memo) < MEMO_MAX:
                     memo[tok] = starts
+            if not starts:  # most words start no term
+                continue
             singles, by_next, stem_next = starts
-            found.update(singles)
+            if singles:
+                found.update(singles)
             if i == last or not (by_next or stem_next):
                 continue
             for words, k in by_next.get(toks[i + 1], ()):
@@ -126,7 +129,7 @@ class TermSet:
                     found.add(k)
         return found
 
-    def _starting(self, tok: str) -> tuple[list[int], dict, list]:
+    def _starting(self, tok: str) -> tuple[list[int], dict, list] | tuple[()]:
         """The terms whose first word is `tok` or a stem of it: one-word terms, and longer ones
         keyed by their exact second word (or listed when it is a stem). Remembered per word:
         words repeat across requests far more than they vary."""
@@ -142,7 +145,7 @@ class TermSet:
                     stem_next.append((words, k))
                 else:
                     by_next.setdefault(words[1], []).append((words, k))
-        return singles, by_next, stem_next
+        return (singles, by_next, stem_next) if cands else ()
 
     def scores(self, text: str, folded: bool = False) -> dict[Hashable, float]:
         """label -> the summed weight of its terms found in `text` (labels with none absent)."""
