@@ -27,7 +27,6 @@ STRONG, CUE, L1_CUE = 3.0, 1.0, 0.5
 class LeafGuess:
     leaf: str
     confidence: float
-    evidence: tuple[str, ...]  # the terms that decided it
 
 
 class RulesClassifier:
@@ -60,7 +59,7 @@ class RulesClassifier:
             elif kind == "l1":
                 l1[name] = l1.get(name, 0.0) + t.weight
         if not scores:
-            return LeafGuess(self.tax.default_leaf, 0.0, ())
+            return LeafGuess(self.tax.default_leaf, 0.0)
         if l1:
             scores = {name: s + l1.get(self.l1_of[name], 0.0) for name, s in scores.items()}
         best = min(scores, key=lambda name: (-scores[name], self.order[name]))
@@ -68,5 +67,4 @@ class RulesClassifier:
         second = max((s for name, s in scores.items() if name != best), default=0.0)
         # how far ahead (margin) and how much evidence (two strong terms: full)
         confidence = 0.5 * (top - second) / top + 0.5 * min(1.0, top / (2 * STRONG))
-        evidence = tuple(sorted(t.text for t in hits if t.label == ("leaf", best)))
-        return LeafGuess(best, round(confidence, 3), evidence)
+        return LeafGuess(best, round(confidence, 3))

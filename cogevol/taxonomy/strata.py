@@ -39,6 +39,8 @@ def stratum(rec: dict) -> Key:
 
 
 def language(rec: dict) -> str:
+    """A record's language: its own `lang` (mining's: the log's locale, else identified), else
+    its label's."""
     lab = rec.get("taxonomy") or {}
     return rec.get("lang") or lab.get("lang") or ""
 

@@ -34,8 +34,9 @@ MEMO_MAX = 500_000  # distinct words remembered per term set (a few tens of MB a
 
 def fold(text: str) -> str:
     """Case, width and Latin accents folded: the form both terms and texts are compared in."""
-    if (text or "").isascii():
-        return (text or "").lower()
+    text = text or ""
+    if text.isascii():
+        return text.lower()
     text = unicodedata.normalize("NFKD", text)
     return unicodedata.normalize("NFC", _MARKS.sub("", text)).casefold()
 
@@ -57,7 +58,7 @@ class TermSet:
     _stems: dict[str, list[tuple[tuple[str, ...], int]]] = field(default_factory=dict)
     _cjk: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     terms: list[Term] = field(default_factory=list)
-    _memo: dict[str, list] = field(default_factory=dict, repr=False)
+    _memo: dict[str, tuple] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(cls, entries: Iterable[tuple[Hashable, str, float]]) -> TermSet:
@@ -81,10 +82,9 @@ class TermSet:
                 body = text.replace("*", "")
                 ts._cjk.setdefault(body[:2], []).append((body, k))
                 continue
-            words = tuple(
-                w + ("*" if text[m.end() : m.end() + 1] == "*" else "")
+            words = tuple(  # each word, with its `*` when it is a stem
+                m.group() + ("*" if text[m.end() : m.end() + 1] == "*" else "")
                 for m in _WORD.finditer(text)
-                for w in [m.group()]
             )
             head = words[0]
             if head.endswith("*") and len(head) - 1 >= MIN_STEM:
