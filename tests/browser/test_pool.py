@@ -3,28 +3,18 @@
 import asyncio
 import os
 
-import psutil
 import pytest
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from cogevol.browser.pool import PAGE_URL, BrowserConfig, BrowserPool
+from tests.chromium import running_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 
 def _chromium_pids() -> set[int]:
-    """This test process's running Chromium processes (those its pools marked, so a benchmark's
-    Chromium beside the suite does not count; zombies waiting to be reaped are not running)."""
-    from cogevol.browser.pool import marked_processes
-
-    out = set()
-    for p in marked_processes(f"cogevol-{os.getpid()}-"):
-        try:
-            if p.status() != psutil.STATUS_ZOMBIE:
-                out.add(p.pid)
-        except psutil.NoSuchProcess:
-            pass
-    return out
+    """This test process's running Chromium processes."""
+    return running_chromium(os.getpid())
 
 
 async def _load(pool, html, wait_ms=300):

@@ -12,7 +12,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import httpx
-import psutil
 import pytest
 
 from cogevol.probe import ProbeConfig
@@ -23,6 +22,7 @@ from cogevol.scoring.fingerprint import FingerprintMismatch, fingerprint, finger
 from cogevol.scoring.http_client import HttpScorers, ScoringServiceError
 from cogevol.scoring.openrlhf import items_from_request, modality_of, response_of, user_request
 from cogevol.scoring.service import ServeConfig, free_port, serve_in_background
+from tests.chromium import running_chromium
 
 ROOT = Path(__file__).parents[2]
 LIVE = (ROOT / "tests" / "probe" / "corpus" / "live_counter.html").read_text()
@@ -152,21 +152,6 @@ def test_an_experiment_over_http_with_another_probe_setting_is_refused_not_score
         assert ok.gate == "pass" and ok.fingerprint == fingerprint(ScoringSettings.from_params(params))  # ...the same ones score
 
 
-def _chromium_of(pid: int) -> list[int]:
-    """The running Chromium processes a service process started (its pools mark them with its
-    pid), not those of a benchmark running beside the suite."""
-    from cogevol.browser.pool import marked_processes
-
-    out = []
-    for p in marked_processes(f"cogevol-{pid}-"):
-        try:
-            if p.status() != psutil.STATUS_ZOMBIE:
-                out.append(p.pid)
-        except psutil.NoSuchProcess:
-            pass
-    return out
-
-
 @pytest.mark.browser
 @pytest.mark.timeout(300)
 def test_sigterm_drains_in_flight_requests_then_closes_every_chromium(tmp_path):
@@ -213,7 +198,7 @@ def test_sigterm_drains_in_flight_requests_then_closes_every_chromium(tmp_path):
         if proc.poll() is None:
             proc.kill()
     time.sleep(0.5)
-    assert _chromium_of(proc.pid) == []
+    assert running_chromium(proc.pid) == set()
 
 
 def _doc_example(title: str) -> str:
