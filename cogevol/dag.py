@@ -439,8 +439,9 @@ def configs() -> dict[str, type]:
     from cogevol.curation import CurationConfig
     from cogevol.dedup.pipeline import DedupConfig
     from cogevol.distill.pipeline import DistillConfig
+    from cogevol.evaluate.ab import ABConfig
     from cogevol.evaluate.stage import EvalConfig
-    from cogevol.judge.vlm import JudgeConfig
+    from cogevol.judge.vlm import AnchorConfig, GroupPickConfig, JudgeConfig
     from cogevol.preflight.placement import ClusterConfig
     from cogevol.probe import ProbeConfig
     from cogevol.raydata.session import RayDataConfig
@@ -478,6 +479,8 @@ def configs() -> dict[str, type]:
         "scoring.ray": RayConfig,
         "slides.rules": RuleConfig,
         "judge": JudgeConfig,
+        "judge.group_pick": GroupPickConfig,
+        "judge.anchor": AnchorConfig,
         "distill": DistillConfig,
         "model": ModelConfig,
         "model.tiny": TinyModelConfig,
@@ -486,6 +489,7 @@ def configs() -> dict[str, type]:
         "grpo": GRPOSettings,
         "grpo.atc": AtcSettings,
         "evaluate": EvalConfig,
+        "evaluate.ab": ABConfig,
     }
 
 

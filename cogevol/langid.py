@@ -19,14 +19,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from cogevol.text import CJK_CHAR, HANGUL, KANA
+
 TRAFFIC = ("en", "zh", "es", "fr", "de", "ja", "ko", "pt")
 # what mining also reports when a request is in none of the traffic languages
 OTHERS = ("it", "ru", "ar", "nl", "pl", "tr", "vi", "id", "uk")
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HANGUL = re.compile(r"[\uac00-\ud7af]")
-_ANY_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # compatibility ideographs too
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 _UPPER, _ASCII = re.compile(r"[A-Z]"), re.compile(r"[A-Za-z]")
@@ -73,12 +72,12 @@ def identify(
     text = _SPACE.sub(" ", text or "").strip()
     if min_letters <= 1 and not _LETTER.search(text):
         return "", 0.0
-    has_cjk = _ANY_CJK.search(text)
+    has_cjk = CJK_CHAR.search(text)
     letters = len(_LETTER.findall(text)) if has_cjk or min_letters > 1 else 1
     if letters < max(min_letters, 1):
         return "", 0.0
     han, kana, hangul = (
-        (len(rx.findall(text)) for rx in (_HAN, _KANA, _HANGUL)) if has_cjk else (0, 0, 0)
+        (len(rx.findall(text)) for rx in (_HAN, KANA, HANGUL)) if has_cjk else (0, 0, 0)
     )
     cjk = han + kana + hangul
     if cjk and cjk * 2 >= letters - cjk:  # the text is written in a CJK script

@@ -38,16 +38,17 @@ _CJK_PUNCT = str.maketrans(
     }
 )
 _WS = re.compile(r"\s+")
-_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_CJK_CHAR = re.compile(rf"[{_CJK}]")
+# the CJK scripts (kana, Han, Hangul) as a character-class body, and one character of them
+CJK_CHARS = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+CJK_CHAR = re.compile(rf"[{CJK_CHARS}]")
 _HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HANGUL = re.compile(r"[\uac00-\ud7af]")
+KANA = re.compile(r"[\u3040-\u30ff]")
+HANGUL = re.compile(r"[\uac00-\ud7af]")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _ARABIC = re.compile(r"[\u0600-\u06ff]")
 # Tokens: a run of digits, a run of letters (Latin, Cyrillic, ...), or one CJK character.
-_TOKEN = re.compile(rf"\d+(?:[.,]\d+)*|[{_CJK}]|[^\W\d_{_CJK}]+", re.UNICODE)
+_TOKEN = re.compile(rf"\d+(?:[.,]\d+)*|[{CJK_CHARS}]|[^\W\d_{CJK_CHARS}]+", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
@@ -95,16 +96,16 @@ def numbers(text: str) -> list[str]:
 
 
 def is_cjk_token(tok: str) -> bool:
-    return len(tok) == 1 and bool(_CJK_CHAR.match(tok))
+    return len(tok) == 1 and bool(CJK_CHAR.match(tok))
 
 
 def detect_script_lang(text: str) -> str:
     """A cheap language guess from script (and a few function words for Latin scripts).
 
     Good enough to route and count traffic; the locale field of a log record wins when present."""
-    if _KANA.search(text):
+    if KANA.search(text):
         return "ja"
-    if _HANGUL.search(text):
+    if HANGUL.search(text):
         return "ko"
     if _HAN.search(text):
         return "zh"

@@ -28,8 +28,14 @@ class ItemResult:
     valid: bool | None = None  # slides: parses under the contract
     reason: str = ""
     details: dict = field(default_factory=dict)
-    # the page's first screenshot, when asked for
-    image: bytes | None = field(default=None, repr=False)
+    # the answer's screenshots when asked for: a page's first screen, then the states its
+    # inputs reached; a deck's slides
+    images: list[bytes] = field(default_factory=list, repr=False)
+
+    @property
+    def image(self) -> bytes | None:
+        """The first screenshot (None when none was kept)."""
+        return self.images[0] if self.images else None
 
     def record(self) -> dict:
         i = self.item
@@ -67,7 +73,7 @@ def item_result(system: str, item: SuiteItem, score: Score) -> ItemResult:
                 "controls_operable": d.get("controls_operable"),
                 "checks": d.get("checks") or [],
             },
-            image=score.images[0] if score.images else None,
+            images=list(score.images),
         )
     return ItemResult(
         system,
@@ -81,6 +87,7 @@ def item_result(system: str, item: SuiteItem, score: Score) -> ItemResult:
             "vlm_score": d.get("vlm_score"),
             "checks": d.get("checks") or [],
         },
+        images=list(score.images),
     )
 
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from cogevol.checklist.planner import PlannerConfig, plan_checklists, planner_from_params
+from cogevol.evaluate.ab import ABConfig, run_ab, watch
 from cogevol.evaluate.checkpoints import GenerationCache, weights_digest
 from cogevol.evaluate.generate import (
     SystemConfig,
@@ -55,6 +57,7 @@ class EvalConfig:
     resamples: int = 1000
     cache_dir: str = "data/cache/eval"
     reference: str | None = "data/sft/train"
+    ab: ABConfig = field(default_factory=ABConfig)
     grpo_curves: dict[str, str] = field(
         default_factory=lambda: {
             # reward per step, shown on the run
@@ -146,12 +149,22 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
     if cfg.reference:
         per_system[REFERENCE] = reference_answers(cfg.reference)
     per_system = with_checklists(per_system, planner_from_params(params))
-    results = run_scoring(per_system, open_scorers(params, screenshots=run is not None))
+    judged = bool((params.get("judge") or {}).get("enabled"))
+    ab_on = cfg.ab.enabled and judged
+    if cfg.ab.enabled and not judged:
+        log.warning("evaluate: ab.enabled needs judge.enabled; no A/B this run")
+    results = run_scoring(per_system, open_scorers(params, screenshots=run is not None or ab_on))
     summary = summarise(results)
     table = comparison_markdown(summary)
     (out / "comparison.md").write_text(table, encoding="utf-8")
     _write_results(out / "results.jsonl", results, per_system)
     metrics = {"systems": summary}
+    if ab_on:
+        metrics["ab"] = asyncio.run(run_ab(cfg.ab, results, params, cfg.resamples))
+    if judged and (watched := watch(results, per_system)):
+        metrics["judge"] = watched
+    if run is not None:
+        run.log_metrics(_judge_metrics(metrics))
     if run is not None:
         run.log_table(
             [
@@ -193,6 +206,16 @@ def evaluate(cfg: EvalConfig, out_dir: str | Path, params: dict, run=None) -> di
         json.dumps(metrics, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     return metrics
+
+
+def _judge_metrics(metrics: dict) -> dict[str, float]:
+    """A/B win rates and the judge watch as MLflow metrics (names MLflow accepts)."""
+    out = {f"judge.{k}": v for k, v in (metrics.get("judge") or {}).items()}
+    for pair, by_judge in (metrics.get("ab") or {}).items():
+        for name, rec in by_judge.items():
+            if rec["win_rate"] is not None:
+                out[f"ab.{pair}.{name}.win_rate"] = rec["win_rate"]
+    return {re.sub(r"[^\w\-. /:]", "_", k): float(v) for k, v in out.items()}
 
 
 def with_checklists(

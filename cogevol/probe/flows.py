@@ -19,10 +19,10 @@ unverifiable (the budget ran out, the copy did not load).
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Awaitable, Callable
 
 from cogevol.errors import CogevolError
+from cogevol.probe.budget import Budget
 from cogevol.probe.config import Control, ProbeConfig
 from cogevol.probe.session import Session
 
@@ -184,10 +184,12 @@ async def run_flows(
 ) -> list[dict]:
     """Every flow within flow_budget_s, each on its own fresh copy (closed after it); flows the
     budget leaves are not in the result (their checks stay unverifiable), and a copy that fails
-    under a flow makes that flow unverifiable, not the page's verdict."""
-    out, deadline = [], time.perf_counter() + cfg.flow_budget_s
+    under a flow makes that flow unverifiable, not the page's verdict. The budget is counted like
+    the page's (cogevol.probe.budget: the time the machine gave the probe, capped at budget_cap
+    times it on the wall clock), so a busy machine runs as many flows as an idle one."""
+    out, budget = [], Budget(cfg.flow_budget_s, cfg.budget_cap)
     for flow in flows[: cfg.max_flows]:
-        if time.perf_counter() > deadline:
+        if budget.over():
             break
         async with contextlib.AsyncExitStack() as stack:
             try:

@@ -27,7 +27,9 @@ Defect terms (each in 0..1; params.yaml probe.weights and probe.terms):
   the reward: probe.terms.subject_floor + the rest times the share shown, so a working page about
   another subject scores low whatever its language; a page that shows none of them, each looked
   for in the page's language, fails the gate when probe.terms.fulfilment_gate is on;
-- vlm_visual, vlm_content: the judge's, when one is configured.
+- vlm_visual, vlm_content: the judge's, when one is configured;
+- vlm_pick: (1 - the group-pick score) / 2, when rollouts are scored as a group with group pick
+  on (cogevol.scoring.group_judging).
 Absent terms are left out and the weights renormalised; every score records the terms it used.
 Harness failures (the probe's own errors) carry `harness_error` and no reward, so a broken
 harness never punishes the policy. The budget is never a verdict: controls the budget left
@@ -61,6 +63,7 @@ log = logging.getLogger(__name__)
 DEFAULT_WEIGHTS = {
     "vlm_visual": 0.2,
     "vlm_content": 0.2,
+    "vlm_pick": 0.3,
     "interactivity": 0.25,
     "revealed": 0.25,
     "viewport_desktop": 0.1,
@@ -366,8 +369,9 @@ class HtmlScorer:
     """Runs pages in the probe and scores them on a shared browser pool; one instance serves a
     whole run (the HTML counterpart of cogevol.rewards.slide.SlideScorer). At most `pages` pages
     are in flight. With a judge (cogevol.judge.vlm.VisionJudge), a page past the gate also gets
-    the vlm_visual / vlm_content terms from its first screenshot and the request; the gate comes
-    first, so a dead page costs no judge call."""
+    the vlm_visual / vlm_content terms from its screenshots (the first screen, then the states
+    the play-through reached) and the request; the gate comes first, so a dead page costs no
+    judge call."""
 
     def __init__(
         self,
@@ -436,13 +440,14 @@ class HtmlScorer:
     ) -> tuple[dict[str, float] | None, str]:
         """The judge's defect terms (1 - score / 5 for visual and content), or (None, why) when the
         judge gives no verdict after its retries: the terms are then left out and the weights
-        renormalised, never guessed."""
+        renormalised, never guessed. The judge sees the first screen and the states the probe
+        reached after inputs (judge.max_images in all), so a dead second screen is in view."""
         from cogevol.judge.vlm import JudgeError
 
         if result.screenshot is None:
             return None, "judge: no screenshot"
         try:
-            v = await self.judge.score("page", result.screenshot, request)
+            v = await self.judge.score("page", [result.screenshot, *result.state_shots], request)
         except JudgeError as e:
             return None, f"judge failed: {e}"
         return {

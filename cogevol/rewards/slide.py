@@ -31,7 +31,8 @@ from cogevol.slides.rules import RuleConfig, evaluate, rule_config
 log = logging.getLogger(__name__)
 
 # vlm and rules: seed 000; fulfilment: the request's checklist
-DEFAULT_WEIGHTS = {"vlm": 0.6, "rules": 0.4, "fulfilment": 0.25}
+# vlm_pick: group pick, when a group is scored with it on (cogevol.scoring.group_judging)
+DEFAULT_WEIGHTS = {"vlm": 0.6, "rules": 0.4, "fulfilment": 0.25, "vlm_pick": 0.3}
 
 
 @dataclass(kw_only=True)

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import replace
 
-from cogevol.scoring.types import Score, ScoreItem
+from cogevol.scoring.types import GroupScores, Score, ScoreGroup, ScoreItem
 
 
 class ScorersBase:
@@ -60,6 +60,21 @@ class ScorersBase:
 
     async def score_one(self, item: ScoreItem) -> Score:
         return (await self.score([item]))[0]
+
+    async def score_groups(self, groups: Sequence[ScoreGroup]) -> list[GroupScores]:
+        """Each group's Scores, in order. Here every item is scored on its own, in one batch;
+        backends that can run the comparing judges (in process, Ray, the HTTP service) add
+        them."""
+        return split(groups, await self.score([it for g in groups for it in g.items()]))
+
+
+def split(groups: Sequence[ScoreGroup], scores: Sequence[Score]) -> list[GroupScores]:
+    """The flat Scores of `groups`' items, cut back into groups."""
+    out, k = [], 0
+    for g in groups:
+        out.append(GroupScores(list(scores[k : k + len(g.texts)])))
+        k += len(g.texts)
+    return out
 
 
 async def in_chunks(

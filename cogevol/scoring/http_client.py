@@ -23,7 +23,7 @@ from cogevol.errors import CogevolError
 from cogevol.judge.aclient import retry_after
 from cogevol.scoring.base import ScorersBase, in_chunks
 from cogevol.scoring.fingerprint import FingerprintMismatch, check_same
-from cogevol.scoring.types import Score, ScoreItem
+from cogevol.scoring.types import GroupScores, Score, ScoreGroup, ScoreItem
 
 log = logging.getLogger(__name__)
 RETRY_STATUS = (429, 502, 503, 504)
@@ -118,35 +118,64 @@ class HttpScorers(ScorersBase):
             yield pair
 
     async def _post(self, items: list[ScoreItem]) -> list[Score]:
-        body = {"items": [asdict(i) for i in items]}
+        body = await self._send("/score", {"items": [asdict(i) for i in items]})
+        scores = [Score.from_json(s) for s in body["scores"]]
+        if len(scores) != len(items):
+            raise ScoringServiceError(f"{self.url}: {len(scores)} scores for {len(items)} items")
+        self._check_scores(scores, "/score")
+        return scores
+
+    async def score_groups(self, groups: Sequence[ScoreGroup]) -> list[GroupScores]:
+        """Each group's Scores from `POST /score_group`, with the service's comparing judges;
+        about `batch_items` items per request, groups never split."""
+        await self.open()
+        batches: list[list[ScoreGroup]] = [[]]
+        for g in groups:
+            if (
+                batches[-1]
+                and sum(len(x.texts) for x in batches[-1]) + len(g.texts) > self.batch_items
+            ):
+                batches.append([])
+            batches[-1].append(g)
+
+        async def one(batch: list[ScoreGroup]) -> list[GroupScores]:
+            body = await self._send("/score_group", {"groups": [asdict(g) for g in batch]})
+            out = [GroupScores.from_json(g) for g in body["groups"]]
+            if [len(g.scores) for g in out] != [len(g.texts) for g in batch]:
+                raise ScoringServiceError(f"{self.url}/score_group: the groups came back cut")
+            for g in out:
+                self._check_scores(g.scores, "/score_group")
+            return out
+
+        done = await asyncio.gather(*(one(b) for b in batches if b))
+        return [g for part in done for g in part]
+
+    def _check_scores(self, scores: list[Score], path: str) -> None:
+        """Refuse scores made with settings other than ours (a service replaced mid-run)."""
+        want = (self.expect or self.parts or {}).get("fingerprint")
+        stray = next((s.fingerprint for s in scores if want and s.fingerprint != want), None)
+        if stray is not None:
+            raise FingerprintMismatch(
+                f"{self.url}{path} answered with fingerprint {stray or 'none'}, "
+                f"not {want}: refusing scores made with other settings"
+            )
+
+    async def _send(self, path: str, body: dict) -> dict:
+        """The JSON answer to a POST, retrying transport errors, 429 (after its Retry-After)
+        and 502-504."""
         last = ""
         for attempt in range(self.max_retries + 1):
             wait = self.backoff_s * 2**attempt * (0.5 + random.random())
             try:
-                r = await self._client.post("/score", json=body)
+                r = await self._client.post(path, json=body)
             except httpx.TransportError as e:
                 last = f"{type(e).__name__}: {e}"
             else:
                 if r.status_code == 200:
-                    scores = [Score.from_json(s) for s in r.json()["scores"]]
-                    if len(scores) != len(items):
-                        raise ScoringServiceError(
-                            f"{self.url}: {len(scores)} scores for {len(items)} items"
-                        )
-                    want = (self.expect or self.parts or {}).get("fingerprint")
-                    stray = next(
-                        (s.fingerprint for s in scores if want and s.fingerprint != want), None
-                    )
-                    # the service was replaced by one with other settings mid-run
-                    if stray is not None:
-                        raise FingerprintMismatch(
-                            f"{self.url}/score answered with fingerprint {stray or 'none'}, "
-                            f"not {want}: refusing scores made with other settings"
-                        )
-                    return scores
+                    return r.json()
                 last = f"HTTP {r.status_code}: {r.text[:200]}"
                 if r.status_code not in RETRY_STATUS:
-                    raise ScoringServiceError(f"{self.url}/score: {last}")
+                    raise ScoringServiceError(f"{self.url}{path}: {last}")
                 wait = retry_after(r.headers.get("retry-after")) or wait
             if attempt < self.max_retries:
                 log.warning(
@@ -159,5 +188,5 @@ class HttpScorers(ScorersBase):
                 )
                 await asyncio.sleep(wait)
         raise ScoringServiceError(
-            f"{self.url}/score: no answer after {self.max_retries + 1} attempts ({last})"
+            f"{self.url}{path}: no answer after {self.max_retries + 1} attempts ({last})"
         )

@@ -22,10 +22,10 @@ from cogevol.rewards.html import HtmlScorer, TermSettings, no_document
 from cogevol.rewards.slide import DEFAULT_WEIGHTS as SLIDE_WEIGHTS
 from cogevol.rewards.slide import SlideScorer
 from cogevol.rewards.slide import settings as slide_settings
-from cogevol.scoring.base import ScorersBase, in_chunks
+from cogevol.scoring.base import ScorersBase, in_chunks, split
 from cogevol.scoring.extract import extract_html
 from cogevol.scoring.fingerprint import fingerprint_parts
-from cogevol.scoring.types import Score, ScoreItem
+from cogevol.scoring.types import GroupScores, Score, ScoreGroup, ScoreItem
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +86,8 @@ class Scorers(ScorersBase):
         self.html: HtmlScorer | None = None
         self.slides: SlideScorer | None = None
         self._lock: asyncio.Lock | None = None
+        self._references: dict[str, str] | None = None  # request -> reference page (anchor)
+        self._anchors: dict[str, asyncio.Future] = {}  # request -> its anchor image, once
 
     async def open(self) -> None:
         if self._lock is None:
@@ -143,6 +145,73 @@ class Scorers(ScorersBase):
                 return Score.of("html", no_document())
             return Score.of("html", await self.html.score(doc, item.request, _stored(item)))
         return Score.of("slide", await self.slides.score(item.text, item.request, _stored(item)))
+
+    async def score_groups(self, groups: Sequence[ScoreGroup]) -> list[GroupScores]:
+        """Each group's Scores, with the comparing judges the judge group turns on (group pick,
+        Visual Anchor: cogevol.scoring.group_judging) and, with any judge configured, what
+        cogevol.judge.monitor watches (lengths and judge scores) in `GroupScores.judge`."""
+        from cogevol.scoring.group_judging import judge_group
+
+        out = split(groups, await self.score([it for g in groups for it in g.items()]))
+        if self._judge is None:
+            return out
+        return list(
+            await asyncio.gather(
+                *(
+                    judge_group(self._judge, g, gs.scores, self._weights(g.modality), self._anchor)
+                    for g, gs in zip(groups, out)
+                )
+            )
+        )
+
+    def judge_counts(self) -> dict[str, int]:
+        """The judge's counters (its client's calls, retries and failures; its verdicts, cache
+        hits and repair turns); empty without a judge."""
+        if self._judge is None:
+            return {}
+        c, v = self._judge.client.stats, self._judge.stats
+        return {
+            "calls": c.calls,
+            "retries": c.retries,
+            "failures": c.failures,
+            "verdicts": v.verdicts,
+            "cache_hits": v.cache_hits,
+            "repairs": v.repairs,
+        }
+
+    def _weights(self, modality: str) -> dict[str, float]:
+        return (self.html.weights or HTML_WEIGHTS) if modality == "html" else self.slides.weights
+
+    async def _anchor(self, request: str) -> bytes | None:
+        """The reference page's best state for `request` (cogevol.judge.anchor), worked out once
+        per request: None when there is no reference, or it fails its own gate."""
+        from cogevol.judge.anchor import request_key
+
+        key = request_key(request)
+        if key not in self._anchors:
+            self._anchors[key] = asyncio.ensure_future(self._make_anchor(key, request))
+        return await asyncio.shield(self._anchors[key])
+
+    async def _make_anchor(self, key: str, request: str) -> bytes | None:
+        from cogevol.judge.anchor import best_state, load_references
+        from cogevol.judge.vlm import JudgeError
+
+        if self._references is None:
+            self._references = load_references(self._judge.cfg.anchor.references)
+        page = self._references.get(key)
+        if page is None:
+            return None
+        ref = await self.score_one(ScoreItem("html", page, request))
+        if not ref.passed or not ref.images:
+            log.warning("visual anchor: the reference page fails its own gate: %s", ref.reason)
+            return None
+        try:
+            png, _ = await best_state(self._judge, request, ref.images)
+        except JudgeError as e:
+            log.warning("visual anchor: no anchor for a request (%s)", e)
+            self._anchors.pop(key, None)  # asked again next time
+            return None
+        return png
 
 
 def _stored(item: ScoreItem) -> dict | None:

@@ -89,18 +89,13 @@ def items_from_request(body: dict) -> list[ScoreItem]:
     out = []
     for q, p, label in zip(queries, prompts, labels):
         response = response_of(q, p)
-        meta = _label(label)
+        meta = label_fields(label)
         modality = (
             meta.get("modality")
             if meta.get("modality") in ("html", "slide")
             else modality_of(p, response)
         )
-        checklist = meta.get("checklist")
-        checklist = (
-            json.dumps(checklist, ensure_ascii=False)
-            if isinstance(checklist, dict)
-            else str(checklist or "")
-        )
+        checklist = checklist_text(meta.get("checklist"))
         out.append(
             ScoreItem(
                 modality,
@@ -112,7 +107,14 @@ def items_from_request(body: dict) -> list[ScoreItem]:
     return out
 
 
-def _label(label) -> dict:
+def checklist_text(checklist) -> str:
+    """A stored checklist as the JSON text a ScoreItem carries (an object is serialised)."""
+    if isinstance(checklist, dict):
+        return json.dumps(checklist, ensure_ascii=False)
+    return str(checklist or "")
+
+
+def label_fields(label) -> dict:
     """A label's {"modality", "request", "checklist"} when it is a JSON object (or a dict),
     else {}."""
     if isinstance(label, dict):

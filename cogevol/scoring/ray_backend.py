@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from cogevol.scoring.base import ScorersBase, in_chunks
 from cogevol.scoring.fingerprint import FingerprintMismatch, check_same, fingerprint_parts
 from cogevol.scoring.local import Scorers, ScoringSettings
-from cogevol.scoring.types import Score, ScoreItem
+from cogevol.scoring.types import GroupScores, Score, ScoreGroup, ScoreItem
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,9 @@ class ScorerActor:
 
     async def score(self, items: list[ScoreItem]) -> list[Score]:
         return await self.scorers.score(items)
+
+    async def score_groups(self, groups: list[ScoreGroup]) -> list[GroupScores]:
+        return await self.scorers.score_groups(groups)
 
     async def close(self) -> None:
         await self.scorers.aclose()
@@ -138,8 +141,22 @@ class RayScorers(ScorersBase):
         async for pair in in_chunks(items, self.cfg.chunk_items, self._chunk):
             yield pair
 
-    async def _chunk(self, items: list[ScoreItem]) -> list[Score]:
-        """Score one chunk, moving it to another actor when its actor dies."""
+    async def score_groups(self, groups: Sequence[ScoreGroup]) -> list[GroupScores]:
+        """Each group on one actor (its judges compare the screenshots that actor took), the
+        groups dealt round-robin; a group whose actor dies is moved like a chunk."""
+        await self.open()
+
+        async def one(g: ScoreGroup) -> GroupScores:
+            out = await self._chunk([g], "score_groups")
+            if isinstance(out[0], GroupScores):
+                return out[0]
+            return GroupScores(out)  # no actor scored it: no verdicts
+
+        return list(await asyncio.gather(*(one(g) for g in groups)))
+
+    async def _chunk(self, items: list, method: str = "score") -> list:
+        """Score one chunk (items, or groups with `method` score_groups), moving it to another
+        actor when its actor dies."""
         import ray
 
         why = ""
@@ -147,7 +164,7 @@ class RayScorers(ScorersBase):
         for attempt in range(self.cfg.max_attempts):
             actor = await self._actor(n + attempt)
             try:
-                return await actor.score.remote(items)
+                return await getattr(actor, method).remote(items)
             except ray.exceptions.RayActorError as e:
                 why = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
                 log.warning(
@@ -158,11 +175,10 @@ class RayScorers(ScorersBase):
                 )
                 if actor in self.actors:
                     self.actors.remove(actor)
+        why = f"ray: no actor scored it in {self.cfg.max_attempts} attempts ({why})"
         return [
-            Score.no_verdict(
-                it.modality, f"ray: no actor scored it in {self.cfg.max_attempts} attempts ({why})"
-            )
-            for it in items
+            Score.no_verdict(it.modality, why)
+            for it in (items[0].items() if method == "score_groups" else items)
         ]
 
     async def _actor(self, n: int):

@@ -6,6 +6,10 @@ Endpoints:
 - POST /score: {"items": [{"modality", "text", "request", "raw", "checklist"}]} ->
   {"scores": [Score]} in order, each with its `fingerprint`.
 - POST /get_reward: OpenRLHF's remote reward format (cogevol.scoring.openrlhf).
+- POST /score_group: {"groups": [{"modality", "request", "texts": [...]}]} ->
+  {"groups": [{"scores": [...], "judge": {...}}]} in order: one prompt's rollouts together, for
+  the judges that compare them (group pick, Visual Anchor); also OpenRLHF's, slime's and verl's
+  bodies, grouped by prompt and answered flat (cogevol.scoring.group_formats).
 - GET /metrics: Prometheus text (cogevol.scoring.service_metrics), the fingerprint as an info
   metric.
 
@@ -44,9 +48,9 @@ from pydantic import BaseModel, Field
 
 from cogevol.config import from_dict
 from cogevol.errors import CogevolError
-from cogevol.scoring import openrlhf
+from cogevol.scoring import group_formats, openrlhf
 from cogevol.scoring.service_metrics import ServiceMetrics
-from cogevol.scoring.types import Score, ScoreItem
+from cogevol.scoring.types import GroupScores, Score, ScoreGroup, ScoreItem
 
 log = logging.getLogger(__name__)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -90,6 +94,8 @@ class ScoringService:
         # what decides its scores (cogevol.scoring.fingerprint)
         self.parts: dict[str, str] = dict(scorers.parts)
         self.metrics = ServiceMetrics(workers=self.workers, fingerprint=self.parts["fingerprint"])
+        if hasattr(scorers, "judge_counts"):
+            self.metrics.bind_judge(scorers.judge_counts)
         self.ready = False
         self.draining = False
 
@@ -103,6 +109,34 @@ class ScoringService:
             return list(await asyncio.gather(*(self._one(it, arrival) for it in items)))
         finally:
             self.metrics.pending -= len(items)
+
+    async def score_groups(self, groups: list[ScoreGroup]) -> list[GroupScores]:
+        """Groups, admitted by their items; each group has `item_deadline_s` from arrival (its
+        judges' rounds included); past it, its items get no verdict."""
+        n = sum(len(g.texts) for g in groups)
+        if self.metrics.pending + n > self.cfg.max_queue:
+            self.metrics.rejected.inc()
+            raise Overloaded(self._retry_after(n))
+        self.metrics.pending += n
+        arrival = time.monotonic()
+        try:
+            return list(await asyncio.gather(*(self._group(g, arrival) for g in groups)))
+        finally:
+            self.metrics.pending -= n
+
+    async def _group(self, group: ScoreGroup, arrival: float) -> GroupScores:
+        try:
+            (out,) = await asyncio.wait_for(
+                self.scorers.score_groups([group]), self.cfg.item_deadline_s
+            )
+        except asyncio.TimeoutError:
+            why = f"deadline: no verdict for the group within {self.cfg.item_deadline_s:g} s"
+            out = GroupScores([Score.no_verdict(group.modality, why) for _ in group.texts])
+        for score in out.scores:
+            score.fingerprint = self.parts["fingerprint"]
+            self.metrics.observe(score, time.monotonic() - arrival)
+        self.metrics.observe_group(out)
+        return out
 
     async def _one(self, item: ScoreItem, arrival: float) -> Score:
         try:
@@ -191,20 +225,21 @@ def create_app(
                 401, "missing or wrong bearer token", headers={"WWW-Authenticate": "Bearer"}
             )
 
-    async def run(items: list[ScoreItem]) -> list[Score]:
+    async def run(items: list, score=None) -> list:
+        """`items` scored by `score` (default: one by one), behind the service's admission."""
         if service.draining or not service.ready:
             raise HTTPException(
                 503, "draining" if service.draining else "starting", headers={"Retry-After": "5"}
             )
         # a batch larger than the queue could never be admitted
         limit = min(cfg.max_items, cfg.max_queue)
-        if len(items) > limit:
+        n = sum(len(getattr(i, "texts", (i,))) for i in items)
+        if n > limit:
             raise HTTPException(
-                413,
-                f"{len(items)} items in one request; the limit is {limit} (max_items, max_queue)",
+                413, f"{n} items in one request; the limit is {limit} (max_items, max_queue)"
             )
         try:
-            return await service.score(items)
+            return await (score or service.score)(items)
         except Overloaded as e:
             raise HTTPException(
                 429,
@@ -240,6 +275,15 @@ def create_app(
             if items
             else {"rewards": [], "scores": [], "extra_logs": {}}
         )
+
+    @app.post("/score_group", dependencies=[Depends(authorised)])
+    async def score_group(request: Request):
+        try:
+            fmt, groups, where = group_formats.read(await request.json())
+        except (ValueError, AttributeError, TypeError) as e:
+            raise HTTPException(422, f"not a group scoring request: {e}") from None
+        scored = await run(groups, service.score_groups) if groups else []
+        return group_formats.reply(fmt, scored, where)
 
     @app.get("/metrics", dependencies=[Depends(authorised)])
     async def metrics():

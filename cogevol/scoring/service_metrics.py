@@ -21,7 +21,7 @@ from prometheus_client import (
     generate_latest,
 )
 
-from cogevol.scoring.types import Score
+from cogevol.scoring.types import GroupScores, Score
 
 
 class ServiceMetrics:
@@ -44,6 +44,16 @@ class ServiceMetrics:
         )
         self.rejected = Counter(
             "cogevol_scoring_rejected_requests", "requests answered 429 (queue full)", registry=r
+        )
+        self.groups = Counter(
+            "cogevol_scoring_groups", "groups scored (POST /score_group)", registry=r
+        )
+        self.judge_calls = Counter(
+            "cogevol_scoring_group_judge_calls",
+            "comparing-judge calls for groups, by judge and outcome (answered from the model, "
+            "answered from the verdict cache, or no verdict after the retries)",
+            ["judge", "outcome"],
+            registry=r,
         )
         self.latency = Histogram(
             "cogevol_scoring_item_seconds",
@@ -77,6 +87,19 @@ class ServiceMetrics:
             registry=r,
         ).labels(fingerprint).set(1)
 
+    def bind_judge(self, counts) -> None:
+        """Gauges over the judge's own counters (`counts()`: name -> number; empty without a
+        judge): its HTTP calls, retries, failures, cache hits and repair turns."""
+        g = Gauge(
+            "cogevol_judge_counter",
+            "the judge client's counters since the service started (HTTP calls, retries, "
+            "failures, verdict-cache hits, repair turns)",
+            ["counter"],
+            registry=self.registry,
+        )
+        for name in ("calls", "retries", "failures", "verdicts", "cache_hits", "repairs"):
+            g.labels(name).set_function(lambda name=name: counts().get(name, 0))
+
     def observe(self, score: Score, seconds: float) -> None:
         self.items.labels(score.modality, score.gate).inc()
         if score.reward is None:
@@ -86,6 +109,19 @@ class ServiceMetrics:
         self._done.append(time.monotonic())
         if self._first is None:
             self._first = self._done[-1] - seconds  # when the service started working
+
+    def observe_group(self, group: GroupScores) -> None:
+        """A group's judge calls: group-pick rounds and anchor comparisons."""
+        self.groups.inc()
+        pick = group.judge.get("pick") or {}
+        rounds = pick.get("rounds") or []
+        cached = sum(bool(r.get("cached")) for r in rounds)
+        self.judge_calls.labels("group_pick", "model").inc(len(rounds) - cached)
+        self.judge_calls.labels("group_pick", "cache").inc(cached)
+        self.judge_calls.labels("group_pick", "failed").inc(pick.get("asked", 0) - len(rounds))
+        for a in group.judge.get("anchor") or []:
+            if a is not None:
+                self.judge_calls.labels("anchor", "cache" if a.get("cached") else "model").inc()
 
     def rate(self) -> float:
         """Items finished per second over the window (or since the first one, when that is

@@ -106,3 +106,43 @@ class Score:
             harness_error=why,
             details={"harness_error": why, "reason": why},
         )
+
+
+@dataclass(frozen=True)
+class ScoreGroup:
+    """One prompt's rollouts, scored together (`Scorers.score_groups`, `POST /score_group`): the
+    judges that compare (group pick, cogevol.judge.group_pick) see them side by side."""
+
+    modality: str
+    request: str
+    texts: tuple[str, ...]
+    checklist: str = ""  # the request's stored checklist as JSON; "": the rules plan it
+    raw: bool = False  # html: each text is the page itself
+
+    def __post_init__(self) -> None:
+        if self.modality not in MODALITIES:
+            raise ValueError(f"modality must be one of {MODALITIES}, got {self.modality!r}")
+        object.__setattr__(self, "texts", tuple(self.texts))
+
+    def items(self) -> list[ScoreItem]:
+        return [
+            ScoreItem(self.modality, t, self.request, raw=self.raw, checklist=self.checklist)
+            for t in self.texts
+        ]
+
+
+@dataclass
+class GroupScores:
+    """A group's Scores in order, and what the group's judges said (`judge`: the group-pick
+    rounds, the anchor's degradations, lengths and judge scores for cogevol.judge.monitor; empty
+    when no judge compared them)."""
+
+    scores: list[Score]
+    judge: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"scores": [s.to_json() for s in self.scores], "judge": self.judge}
+
+    @classmethod
+    def from_json(cls, d: dict) -> GroupScores:
+        return cls([Score.from_json(s) for s in d["scores"]], dict(d.get("judge") or {}))

@@ -22,12 +22,12 @@ import unicodedata
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from cogevol.text import CJK_CHAR, CJK_CHARS
+
 _MARKS = re.compile(r"[\u0300-\u036f]")  # Latin diacritics only: dakuten and Hangul survive NFC
-_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_CJK = re.compile(f"[{_CJK_CHARS}]")
 _LETTERS = re.compile(r"[^\W_]")
 # a word: letters and digits outside CJK scripts (CJK characters split words: "用canvas画")
-_WORD = re.compile(f"[^\\W_{_CJK_CHARS}]+")
+_WORD = re.compile(rf"[^\W_{CJK_CHARS}]+")
 MIN_STEM = 3
 MEMO_MAX = 500_000  # distinct words remembered per term set (a few tens of MB at most)
 
@@ -78,7 +78,7 @@ class TermSet:
                 continue
             k = seen[key] = len(ts.terms)
             ts.terms.append(Term(label, weight, str(raw)))
-            if _CJK.search(text):
+            if CJK_CHAR.search(text):
                 body = text.replace("*", "")
                 ts._cjk.setdefault(body[:2], []).append((body, k))
                 continue
@@ -98,7 +98,7 @@ class TermSet:
         several term sets read one text)."""
         t = text if folded else fold(text)
         found: set[int] = set()
-        if self._cjk and _CJK.search(t):
+        if self._cjk and CJK_CHAR.search(t):
             cjk = self._cjk
             for i in range(len(t) - 1):
                 cands = cjk.get(t[i : i + 2])

@@ -21,7 +21,9 @@ import time
 from dataclasses import dataclass
 
 from cogevol.errors import CogevolError
+from cogevol.judge.monitor import judge_stats
 from cogevol.scoring.extract import completion_text, last_message
+from cogevol.scoring.group_formats import group_items
 from cogevol.scoring.types import ScoreItem
 from cogevol.train.monitor import RolloutLog
 
@@ -131,7 +133,12 @@ class ModalityReward:
             )
             for i in idx
         ]
-        scores = await self.scorers.score(items)
+        # each prompt's completions as one group (TRL hands them over adjacent), so the judges
+        # that compare rollouts see them side by side
+        ids = kwargs.get("prompt_id") or [""] * n
+        groups, where = group_items(items, [str(ids[i]) for i in idx])
+        scored = await self.scorers.score_groups(groups)
+        scores = [scored[g].scores[m] for g, m in where]
         seconds = time.perf_counter() - t0
         log.info(
             "%s reward: rank %s scored %d completion(s) in %.1f s (%.2f s each)",
@@ -153,10 +160,12 @@ class ModalityReward:
         if log_metric is not None:
             metrics = summarize([s.details for s in scores], self.spec)
             metrics["seconds_per_completion"] = seconds / len(idx)
+            watched = [g.judge for g in scored if g.judge]
+            if watched:  # cogevol.judge.monitor: length bias, round agreement, position bias
+                metrics.update({f"judge/{k}": v for k, v in judge_stats(watched).items()})
             for k, v in metrics.items():
                 log_metric(f"{self.modality}/{k}", v)
         if self.rollouts is not None:
-            ids = kwargs.get("prompt_id") or [""] * n
             for i, s in zip(idx, scores):
                 self.rollouts.add(
                     str(ids[i]), self.modality, completion_text(completions[i]), s.reward, s.reason

@@ -10,6 +10,7 @@ import yaml
 from transformers import TrainerControl, TrainerState
 
 from cogevol.config import merge_profile, profile_leaves
+from cogevol.scoring.base import ScorersBase
 from cogevol.scoring.types import Score
 from cogevol.train.callbacks import TimeBudgetCallback
 from cogevol.train.rewards import HTML_SPEC, ModalityReward, permuted
@@ -99,7 +100,7 @@ def test_cpu_small_profile_builds_valid_training_configs():
 REWARDS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, None]  # None: a harness failure (no verdict)
 
 
-class Fixed:
+class Fixed(ScorersBase):
     """Scorers whose k-th item of a call gets REWARDS[k] (0.0: a hard fail)."""
 
     async def score(self, items):

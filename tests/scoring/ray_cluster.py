@@ -30,6 +30,7 @@ import psutil
 from cogevol.probe import ProbeConfig
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.scoring.fingerprint import fingerprint
+from cogevol.scoring.group_formats import group_items
 from cogevol.scoring.ray_backend import RayConfig, RayScorers
 from cogevol.scoring.service import free_port
 
@@ -81,6 +82,10 @@ async def check(address: str, items: list[ScoreItem], workers: int) -> dict:
         out["ray_s"] = round(time.perf_counter() - t0, 2)
         out["mismatches"] = [{"item": k, "local": e, "ray": verdict(g)} for k, (e, g) in enumerate(zip(expected, got))
                              if e != verdict(g)]
+        # the same items as groups (each on one actor): the same verdicts with no judge configured
+        groups, where = group_items(items)
+        scored = await ray_scorers.score_groups(groups)
+        out["group_mismatches"] = [k for k, (g, m) in enumerate(where) if verdict(scored[g].scores[m]) != expected[k]]
         # kill one actor's process while the batch is in flight: its chunks go to the other one
         seen: list[int] = []
         victim = ray_scorers.placement[0]["pid"]

@@ -24,6 +24,7 @@ def test_two_node_cluster_matches_local_scoring_and_survives_a_killed_actor(tmp_
     r = json.loads(out.read_text())
     assert r["items"] == 8 and len({a["node"] for a in r["placement"]}) == 2  # one actor per node
     assert r["mismatches"] == []  # the same gate and reward as in process
+    assert r["group_mismatches"] == []  # and scored as groups, each group on one actor
     f = r["fingerprints"]  # scored with the caller's settings (a non-default page timeout), not the defaults
     assert f["actors"] == f["scores"] == [f["caller"]] and f["caller"] != f["default"]
     k = r["killed"]

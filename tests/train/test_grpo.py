@@ -5,6 +5,7 @@ import mlflow
 import pytest
 
 from cogevol.scoring import Scorers, ScoringSettings
+from cogevol.scoring.base import ScorersBase
 from cogevol.scoring.types import Score
 from cogevol.tracking import stage_run
 from cogevol.train.config import GRPOSettings, TrainConfig
@@ -17,7 +18,7 @@ TINY_GRPO = GRPOSettings(num_prompts=2, requests_per_step=2, num_generations=2, 
                          max_completion_length=16, reward_workers=2, log_rollouts=3)
 
 
-class Planted:
+class Planted(ScorersBase):
     """The real scorers, but every other answer is replaced by a known-good artifact: a tiny
     untrained policy never writes a page or a deck, and the probe / renderer must run for real."""
 
@@ -98,7 +99,7 @@ def test_grpo_rewards_from_a_live_scoring_service(tmp_path, tiny_dir, model_cfg)
     assert res.metrics["steps"] == 1 and res.metrics["html"]["hard_fail_rate"] == 1.0  # an untrained policy writes no page
 
 
-class LetterShare:
+class LetterShare(ScorersBase):
     """A reward any policy can learn fast and a sign error would reverse: the share of the answer's
     characters that are the letter "e" (times `sign`). No browser: it checks the wiring from reward
     to advantage to update, which the probe's sparse pass/fail makes slow to see."""

@@ -1,6 +1,7 @@
 import asyncio
 import json
 
+from cogevol.scoring.base import ScorersBase
 from cogevol.scoring.types import Score
 from cogevol.train.monitor import RolloutLog, StepTimer
 from cogevol.train.rewards import HTML_SPEC, SLIDE_SPEC, ModalityReward, summarize
@@ -9,7 +10,7 @@ DETAILS = {"html": {"reward": 0.25, "hard_fail": False, "rendered_ok": True, "te
            "slide": {"reward": 0.75, "valid": True, "rule_score": 3.0, "rules": {"collisions": 5.0}}}
 
 
-class Recorder:
+class Recorder(ScorersBase):
     """Scorers that record what they were asked to score."""
 
     def __init__(self):
@@ -83,7 +84,7 @@ def test_the_prompts_stored_checklist_reaches_the_scorer():
     assert [i.checklist for i in scorers.items] == [column["a"], ""]
 
 
-class JudgeDown:
+class JudgeDown(ScorersBase):
     """Scorers whose first `failed` completions of a call lost their judge verdict."""
 
     def __init__(self, failed: int):
