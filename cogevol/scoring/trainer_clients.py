@@ -19,6 +19,7 @@ The bearer token, when the service wants one, comes from $COGEVOL_SCORING_TOKEN.
 
 from __future__ import annotations
 
+import json
 import os
 
 import httpx
@@ -48,10 +49,14 @@ async def slime_group_rm(args, samples: list) -> list[float]:
 
 
 def _info(e) -> dict:
+    """The keys of a row's extra_info the service reads, as JSON can carry them."""
     e = e if isinstance(e, dict) else {}
-    return {
-        k: str(e[k]) for k in ("modality", "request", "checklist", "uid") if e.get(k) is not None
-    }
+    out = {k: str(e[k]) for k in ("modality", "request", "uid") if e.get(k) is not None}
+    if isinstance(e.get("checklist"), dict):
+        out["checklist"] = json.dumps(e["checklist"], ensure_ascii=False)
+    elif e.get("checklist"):
+        out["checklist"] = str(e["checklist"])
+    return out
 
 
 def verl_compute_score(
