@@ -83,6 +83,10 @@ def summary(groups: list[list[dict]], results: list) -> dict:
     q = [p["q"] for g in groups for p in g]
     s = [x for r in results for x in r.scores]
     stats["quality_spearman"] = round(float(spearmanr(q, s).statistic), 4) if len(set(s)) > 1 else 0.0
+    # how far apart the judge put pages of one group (0 for a judge that sees only positions,
+    # once the rounds have shifted every page through every position)
+    spread = [max(r.scores) - min(r.scores) for r in results]
+    stats["within_group_spread"] = round(sum(spread) / len(spread), 4)
     return stats
 
 
