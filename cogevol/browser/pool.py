@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import shutil
 import uuid
 from collections.abc import AsyncIterator
@@ -26,6 +27,7 @@ from cogevol.errors import CogevolError
 log = logging.getLogger(__name__)
 
 PAGE_URL = "http://cogevol.page/index.html"
+PAGE_ORIGIN = "http://cogevol.page"
 CHROMIUM_ARGS = [
     "--no-sandbox",  # root in CI containers; the page sandbox here is the context + routing
     "--disable-gpu",
@@ -44,7 +46,28 @@ CHROMIUM_ARGS = [
     "--disable-crash-reporter",  # crashpad handlers outlive the browser and escape the process tree
     "--disable-breakpad",
     "--disable-features=Translate,MediaRouter,OptimizationHints",
+    # the page is served from our own origin, but a person opens it from a file or over https:
+    # a secure context, where crypto.randomUUID, navigator.mediaDevices and the clipboard exist
+    # (without them a to-do list's Add button throws on a plain http origin)
+    f"--unsafely-treat-insecure-origin-as-secure={PAGE_ORIGIN}",
+    # a recorder or a camera page meets what a person with a camera and a microphone would:
+    # the permission granted, fake devices streaming
+    "--use-fake-ui-for-media-stream",
+    "--use-fake-device-for-media-stream",
 ]
+# a script's or stylesheet's Subresource Integrity pin names the public CDN's bytes; a page here
+# gets the CDN mirror's (or nothing), so a pin would block the mirror's copy of the same library
+_SRI = re.compile(
+    r"(<(?:script|link)\b[^>]*?)\s+integrity\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+)", re.I
+)
+
+
+def without_integrity(html: str) -> str:
+    """`html` with the integrity attributes of its script and link tags removed."""
+    prev = None
+    while prev != html:  # a tag may also carry crossorigin etc.; one attribute per pass
+        prev, html = html, _SRI.sub(r"\1", html)
+    return html
 
 
 class PageHung(CogevolError, RuntimeError):
@@ -237,7 +260,7 @@ class BrowserPool:
         except BaseException:
             inst.active -= 1
             raise
-        body = html.encode("utf-8")
+        body = without_integrity(html).encode("utf-8")
         mirror = self.mirror()
         seen: dict = {"mirrored": [], "blocked": []}
 

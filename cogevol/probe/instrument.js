@@ -12,6 +12,10 @@
   if (window.crypto && crypto.getRandomValues) {
     crypto.getRandomValues = (arr) => { for (let i = 0; i < arr.length; i++) arr[i] = Math.floor(rand() * 4294967296); return arr; };
   }
+  if (window.crypto && crypto.randomUUID) {  // the page is a secure context: ids from the seed too
+    const hex = (n) => Array.from({ length: n }, () => Math.floor(rand() * 16).toString(16)).join('');
+    crypto.randomUUID = () => `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[Math.floor(rand() * 4)]}${hex(3)}-${hex(12)}`;
+  }
   // Frames from the (virtual) timer queue: the clock's own requestAnimationFrame drifts by a
   // frame between two copies of a page, which would break the lockstep twin.
   window.requestAnimationFrame = (cb) => setTimeout(() => cb(performance.now()), __FRAME_MS__);

@@ -79,18 +79,50 @@
     }
     return [...out].slice(0, 60);
   };
-  // WCAG contrast of an element's text against the first opaque background behind it; 21 (no
-  // verdict) where a background image or gradient makes the backdrop unknown
+  // WCAG contrast of an element's text against what is painted behind it: its own and its
+  // ancestors' background colours, semi-transparent ones composited, down to the first opaque
+  // one. Where they leave the backdrop open, whatever lies under the text's centre and is not an
+  // ancestor (text laid over a canvas, an image or a coloured panel) decides it. 21 (no verdict)
+  // where a backdrop is a picture (a background image or gradient, a canvas, an image, a video):
+  // its colour is unknown here, and white text on a dark canvas is not low contrast.
   const rgb = (c) => { const m = /rgba?\(([^)]+)\)/.exec(c); if (!m) return null; const v = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return v.length >= 3 ? [v[0], v[1], v[2], v.length > 3 ? v[3] : 1] : null; };
   const lum = ([r, g, b]) => { const f = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
-  const contrast = (el, st) => {
-    const fg = rgb(st.color); if (!fg || fg[3] < 0.1) return 21;
-    let bg = [255, 255, 255, 1];
-    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
-      const s = e === el ? st : getComputedStyle(e);
-      if (s.backgroundImage !== 'none') return 21;
-      const c = rgb(s.backgroundColor); if (c && c[3] >= 0.9) { bg = c; break; }
+  const over = (top, below) => { const a = top[3]; return [0, 1, 2].map((i) => top[i] * a + below[i] * (1 - a)).concat(1); };
+  const PICTURE = /^(CANVAS|IMG|VIDEO|SVG|PICTURE|IFRAME|OBJECT|EMBED)$/i;
+  // the colour layers of `els` (front to back) down to the first opaque one; null when a
+  // picture is among them; `open`: no opaque layer. `own`: els[0] is the text's element, with
+  // this style (a picture itself only through its background)
+  const layers = (els, own) => {
+    const out = [];
+    for (const [k, e] of els.entries()) {
+      const mine = k === 0 && own;
+      const s = mine ? own : getComputedStyle(e);
+      if (s.backgroundImage !== 'none' || (!mine && PICTURE.test(e.tagName))) return null;
+      const c = rgb(s.backgroundColor);
+      if (c && c[3] > 0.01) { out.push(c); if (c[3] >= 0.99) return { out, open: false }; }
     }
+    return { out, open: true };
+  };
+  const contrast = (el, st) => {
+    let fg = rgb(st.color); if (!fg || fg[3] < 0.1) return 21;
+    const chain = [];
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) chain.push(e);
+    const found = layers(chain, st);
+    if (!found) return 21;
+    let stack = found.out;
+    if (found.open) {  // what lies under the text that is not one of its ancestors
+      const r = el.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+      if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight) {
+        const all = document.elementsFromPoint(x, y), at = all.indexOf(el);
+        const under = all.slice(at + 1).filter((e) => !chain.includes(e) && !el.contains(e));
+        const below = layers(under, null);
+        if (!below) return 21;
+        stack = stack.concat(below.out);
+      }
+    }
+    let bg = [255, 255, 255, 1];
+    for (let i = stack.length - 1; i >= 0; i--) bg = over(stack[i], bg);
+    fg = over(fg, bg);
     const a = lum(fg), b = lum(bg);
     return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
   };

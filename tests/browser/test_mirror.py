@@ -234,6 +234,23 @@ def test_real_store_es_modules_from_esm_sh():
     assert res["blocked"] == []
 
 
+@pytest.mark.browser
+@pytest.mark.timeout(180)
+def test_real_store_icon_libraries_draw_their_icons():
+    store = default_store()
+    if not (store / "index.json").is_file():
+        pytest.skip(f"no CDN mirror at {store}: run infra/setup.sh (or infra/cdn/fetch.py) to fill it")
+    html = """<title></title><i data-lucide="menu"></i><i data-feather="x"></i>
+    <script src="https://unpkg.com/lucide@latest"></script>
+    <script src="https://cdnjs.cloudflare.com/ajax/libs/feather-icons/4.29.0/feather.min.js"></script>
+    <script>lucide.createIcons(); feather.replace();
+      document.title = JSON.stringify([document.querySelectorAll('svg.lucide').length,
+                                       document.querySelectorAll('svg.feather').length]);</script>"""
+    title, res = asyncio.run(_run_page(BrowserConfig(mirror=str(store)), html))
+    assert json.loads(title) == [1, 1], res
+    assert res["blocked"] == [] and {m["package"] for m in res["mirrored"]} == {"lucide", "feather-icons"}
+
+
 def test_a_file_missing_from_the_nearest_version_stays_missing(tmp_path):
     # three r128 has examples/js, r160 does not: r152 on the real CDN has none either, so the
     # older release must not stand in for it (a page that breaks online breaks here too)
