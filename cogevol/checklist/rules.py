@@ -52,7 +52,7 @@ def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
         n = int(raw) if raw.isdigit() else lex.numbers.get(raw)
         if n is None or not 2 <= n <= 100:
             continue
-        rest = text[m.end() : m.end() + 24]
+        rest, counter = text[m.end() : m.end() + 24], ""
         if m.group(3) or CJK_RUN.match(rest.lstrip()):
             rest = rest.lstrip()
             counter = next((c for c in lex.counters if rest.startswith(c)), "")
@@ -68,10 +68,23 @@ def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
             noun = words[0] if words else ""
             if noun in ("more", "of", "de", "of", "or", "to", "x"):
                 noun = ""
-        if len(noun) < (1 if CJK_RUN.search(noun or "a") else 3) or noun in lex.count_skip:
+        if len(noun) < (1 if CJK_RUN.search(noun or "a") else 3) or _skipped(noun, counter, lex):
             continue
         out.append((n, noun, text[m.start() : m.end() + len(noun) + 6].strip()))
     return out
+
+
+def _skipped(noun: str, counter: str, lex: Lexicon) -> bool:
+    """A unit, not a thing ("10 seconds"). CJK runs on with no space, so a unit straight after
+    the number, with no counter word before it, is the measure itself ("3 秒有更强": 3 seconds);
+    after a counter word a noun that starts like a unit is a thing ("五个天体")."""
+    if noun in lex.count_skip:
+        return True
+    return (
+        not counter
+        and bool(CJK_RUN.match(noun))
+        and any(noun.startswith(u) for u in lex.count_skip if CJK_RUN.match(u))
+    )
 
 
 _CLAUSE_END = re.compile(r"[.;:!?,\n。；：！？，、]|\band\b|\by\b|\bet\b|\bund\b|\be\b")

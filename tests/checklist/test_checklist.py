@@ -74,6 +74,9 @@ def test_rules_in_the_other_traffic_languages(request_text, lang, count, word):
 def test_numbers_inside_words_are_not_counts():
     assert not [x for x in plan_rules("태양계 애니메이션을 만들어 주세요").checks if x.check == "count"]  # 세 in 주세요
     assert not [x for x in plan_rules("A timer that counts down 60 seconds").checks if x.check == "count"]
+    # a unit runs straight on into the next words in CJK: "3 秒有更强的烟花" is a time, not a thing
+    assert not [x for x in plan_rules("点击后 3 秒有更强的烟花").checks if x.check == "count"]
+    assert [x.value for x in plan_rules("页面上放 5 个气球").checks if x.check == "count"] == ["气球"]
 
 
 def test_slide_requests_name_the_count_and_elements():
