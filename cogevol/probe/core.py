@@ -49,6 +49,7 @@ from cogevol.probe.trace import Tracer
 __all__ = ["probe_html"]  # the probe's public names are cogevol.probe's
 
 log = logging.getLogger(__name__)
+RESIZE_WAIT_MS = 1000  # real time for a page to hear a viewport change
 
 
 class _Probe:
@@ -668,10 +669,12 @@ class _Probe:
 
     async def _viewports(self, a: Session) -> dict:
         """Layout measures at tablet and phone sizes (the desktop ones come from the first
-        screen)."""
+        screen). The browser tells the page of a new size at its next frame, in real time: the
+        measure waits until the page has heard it (a canvas sized to the window resizes in its
+        handler), or RESIZE_WAIT_MS, so a busy machine does not measure the old layout."""
         out = {}
         for name, (w, h) in (("tablet", (768, 1024)), ("mobile", (375, 812))):
-            await a.page.set_viewport_size({"width": w, "height": h})
+            await a.resize(w, h, RESIZE_WAIT_MS)
             await a.run(100)
             out[name] = await a.call("viewport")
         return out

@@ -12,6 +12,26 @@
   if (window.crypto && crypto.getRandomValues) {
     crypto.getRandomValues = (arr) => { for (let i = 0; i < arr.length; i++) arr[i] = Math.floor(rand() * 4294967296); return arr; };
   }
+  // A camera or a microphone answers at once, with streams drawn here: the browser's fake devices
+  // start in real time, which the virtual clock cannot wait for (and the twin would start them at
+  // another moment). The stream is a grey frame and a quiet tone, as from a person's devices.
+  if (navigator.mediaDevices && navigator.mediaDevices.getUserMedia) {
+    navigator.mediaDevices.getUserMedia = async (want) => {
+      const tracks = [];
+      if (want && want.audio) {
+        const ac = new AudioContext(), osc = ac.createOscillator(), gain = ac.createGain(), dst = ac.createMediaStreamDestination();
+        gain.gain.value = 0.01; osc.connect(gain).connect(dst); osc.start();
+        tracks.push(...dst.stream.getAudioTracks());
+      }
+      if (want && want.video) {
+        const cv = document.createElement('canvas'); cv.width = 640; cv.height = 480;
+        const x = cv.getContext('2d'); x.fillStyle = '#777'; x.fillRect(0, 0, 640, 480);
+        tracks.push(...cv.captureStream(30).getVideoTracks());
+      }
+      if (!tracks.length) throw new TypeError('getUserMedia: at least one of audio and video must be requested');
+      return new MediaStream(tracks);
+    };
+  }
   if (window.crypto && crypto.randomUUID) {  // the page is a secure context: ids from the seed too
     const hex = (n) => Array.from({ length: n }, () => Math.floor(rand() * 16).toString(16)).join('');
     crypto.randomUUID = () => `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[Math.floor(rand() * 4)]}${hex(3)}-${hex(12)}`;
@@ -152,6 +172,9 @@
   // cannot be used to catch them
   document.addEventListener('DOMContentLoaded', () => G.sync());
   window.addEventListener('load', () => G.sync());
+  // resize events seen: the probe waits for the page to hear a viewport change before measuring
+  G.resizes = 0;
+  window.addEventListener('resize', () => { G.resizes++; }, true);
   // --- containment -------------------------------------------------------------------------
   // dialogs answered as the person who pressed the button would (a Stop that asks "sure?" is
   // confirmed, a prompt gets its default or "1"), without blocking; after 8 a page that keeps

@@ -11,6 +11,7 @@ counterfactual.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import re
 from collections.abc import Callable
@@ -187,6 +188,18 @@ class Session:
             self.page.evaluate(f"(a) => window.__cogevolProbe.{fn}(...a)", list(args)),
             self.timeout_s,
         )
+
+    async def resize(self, width: int, height: int, wait_ms: int) -> None:
+        """Set the viewport and wait, at most `wait_ms` of real time, until the page has heard it:
+        the browser dispatches `resize` at its next frame, and a page sizes its canvas in the
+        handler. A page that does not hear it is measured as it is."""
+        heard = "window.__cogevol ? window.__cogevol.resizes : 0"
+        seen = await asyncio.wait_for(self.page.evaluate(heard), self.timeout_s)
+        await self.page.set_viewport_size({"width": width, "height": height})
+        with contextlib.suppress(Exception):
+            await self.page.wait_for_function(
+                f"n => ({heard}) > n", arg=seen, polling=20, timeout=wait_ms
+            )
 
     async def perform(self, act: Action, cfg: ProbeConfig) -> None:
         """All the steps of an action, as when replaying it on the twin."""
