@@ -13,13 +13,14 @@ import pytest
 
 from cogevol.judge.vlm import AnchorConfig, GroupPickConfig, JudgeConfig
 from cogevol.rewards.html import DEFAULT_WEIGHTS
-from cogevol.rewards.verdict import weigh
+from cogevol.rewards.verdict import Defects, weigh
 from cogevol.scoring import Scorers, ScoringSettings
 from cogevol.scoring.group_formats import group_items, read
+from cogevol.scoring.group_judging import recompose
 from cogevol.scoring.http_client import HttpScorers
 from cogevol.scoring.service import serve_in_background
 from cogevol.scoring.trainer_clients import slime_group_rm, verl_compute_score
-from cogevol.scoring.types import ScoreGroup, ScoreItem
+from cogevol.scoring.types import Score, ScoreGroup, ScoreItem
 from cogevol.train.rewards import HTML_SPEC, ModalityReward
 
 pytestmark = pytest.mark.browser
@@ -89,11 +90,12 @@ def groups_of(scorers, groups):
 def test_group_pick_joins_the_reward_as_a_term_and_a_dead_page_costs_no_call(fake, tmp_path):
     server = fake(responder=judge_server)
     s = settings(server.url, tmp_path, group_pick=GroupPickConfig(enabled=True))
-    (g,) = groups_of(Scorers(s), [ScoreGroup("html", ASK, (RICH, PLAIN, MID, DEAD), raw=True)])
-    rich, plain, mid, dead = g.scores
+    (g,) = groups_of(Scorers(s), [ScoreGroup("html", ASK, (RICH, PLAIN, MID, DEAD, MID), raw=True)])
+    rich, plain, mid, dead, mid2 = g.scores
+    assert mid2.reward == mid.reward and mid2.terms == mid.terms  # identical pages, one reward
     picks = g.judge["pick"]
     # 3 pages passed the gate: 3 rounds of 3 (and one absolute call per page)
-    assert len(picks["rounds"]) == 3 and picks["scores"][3] is None
+    assert len(picks["rounds"]) == 3 and picks["scores"][3] is None  # 3 distinct pages passed
     assert dead.hard_fail and dead.reward == 0 and "vlm_pick" not in dead.terms
     assert rich.terms["vlm_pick"] == 0.0 and plain.terms["vlm_pick"] == 1.0 and mid.terms["vlm_pick"] == 0.5
     assert rich.reward > mid.reward > plain.reward
@@ -101,19 +103,15 @@ def test_group_pick_joins_the_reward_as_a_term_and_a_dead_page_costs_no_call(fak
         reward, _ = weigh(sc.terms, DEFAULT_WEIGHTS)
         assert sc.reward == pytest.approx(round(reward * sc.details.get("subject", 1.0), 4), abs=1e-4)
         assert sc.details["reward"] == sc.reward and "group pick" in sc.reason
-    assert g.judge["lengths"] == [len(t) for t in (RICH, PLAIN, MID, DEAD)]
+    assert g.judge["lengths"] == [len(t) for t in (RICH, PLAIN, MID, DEAD, MID)]
 
 
-@pytest.mark.timeout(300)
-def test_identical_pages_get_the_same_reward_and_seed002_composes(fake, tmp_path):
-    server = fake(responder=judge_server)
-    s = settings(server.url, tmp_path, group_pick=GroupPickConfig(enabled=True, compose="seed002"))
-    same, mixed = groups_of(Scorers(s), [ScoreGroup("html", ASK, (MID, MID, MID), raw=True),
-                                         ScoreGroup("html", ASK, (RICH, PLAIN), raw=True)])
-    assert len({x.reward for x in same.scores}) == 1 and same.judge["pick"]["no_clear_difference"]
-    # (pick + F + 1) / 3: a page with pick 0 and F near 0.9 lands near 0.63
-    assert all(0.5 < x.reward < 0.7 for x in same.scores) and "vlm_pick" not in same.scores[0].terms
-    assert mixed.scores[0].reward > mixed.scores[1].reward
+def test_seed002_composes_pick_and_the_rollouts_own_reward():
+    page = Score("html", 0.9, "pass", "ok", terms=Defects({"blank": 0.1}), details={"subject": 1.0})
+    out = recompose(page, {"blank": 1.0, "vlm_pick": 0.3}, {}, seed002_pick=0.5)
+    assert out.reward == pytest.approx((0.5 + 0.9 + 1) / 3, abs=1e-4) and out.details["reward"] == out.reward
+    failed = Score("html", 0.0, "fail", "dead", hard_fail=True)
+    assert recompose(failed, {"vlm_pick": 0.3}, {"vlm_pick": 0.0}, seed002_pick=1.0).reward == 0.0
 
 
 @pytest.mark.timeout(300)
@@ -123,15 +121,14 @@ def test_the_visual_anchor_lowers_a_page_that_looks_worse_than_the_reference(fak
         {"role": "user", "content": ASK}, {"role": "assistant", "content": f"```html\n{RICH}\n```"}]}))
     server = fake(responder=judge_server)
     s = settings(server.url, tmp_path, anchor=AnchorConfig(enabled=True, references=str(refs), weight=0.5))
-    plain_alone = groups_of(Scorers(settings(server.url, tmp_path)), [ScoreGroup("html", ASK, (PLAIN,), raw=True)])
-    (g,) = groups_of(Scorers(s), [ScoreGroup("html", ASK, (PLAIN, RICH), raw=True)])
+    g, other = groups_of(Scorers(s), [ScoreGroup("html", ASK, (PLAIN, RICH), raw=True),
+                                      ScoreGroup("html", "a stopwatch", (PLAIN,), raw=True)])
     plain, rich = g.scores
     assert g.judge["anchor"][0]["degradation"] == 40 and g.judge["anchor"][1]["degradation"] == 0
-    assert plain.reward == pytest.approx(round(plain_alone[0].scores[0].reward * 0.8, 4), abs=2e-4)
+    alone, _ = weigh(plain.terms, DEFAULT_WEIGHTS)  # the page's own reward, before the anchor
+    assert plain.reward == pytest.approx(round(alone * plain.details["subject"] * 0.8, 4), abs=2e-4)
     assert "visual anchor" in plain.reason and "visual anchor" not in rich.reason
-    # a request with no reference page gets no anchor term
-    (other,) = groups_of(Scorers(s), [ScoreGroup("html", "a stopwatch", (PLAIN,), raw=True)])
-    assert other.judge["anchor"] == [None]
+    assert other.judge["anchor"] == [None]  # a request with no reference page: no anchor term
 
 
 @pytest.mark.timeout(300)
