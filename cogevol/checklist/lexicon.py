@@ -34,7 +34,8 @@ class Lexicon:
     purposes: tuple[tuple[str, bool, re.Pattern, re.Pattern], ...]
     toggle_rx: re.Pattern
     code_verbs: re.Pattern  # a clause asking the code to do something starts with one
-    code_markers: re.Pattern  # ... and names an algorithm, a heuristic, a formula
+    code_markers: re.Pattern  # ... and names an algorithm, a heuristic, a formula, a store
+    example_rx: re.Pattern  # "e.g.", "such as", "比如": what follows are examples, none a must
     # flow name -> (request word groups that call for it, steps, expectations)
     flows: tuple[tuple[str, tuple[re.Pattern, ...], tuple[dict, ...], tuple[dict, ...]], ...]
     flow_labels: dict[str, tuple[str, ...]]  # label group -> words a control's label may hold
@@ -102,6 +103,12 @@ def lexicon() -> Lexicon:
         toggle_rx=cue_rx(data["toggle_words"]),
         code_verbs=cue_rx(data["code_verbs"]),
         code_markers=cue_rx(data["code_markers"]),
+        example_rx=re.compile(
+            "|".join(
+                ("" if CJK_RUN.search(w) else r"(?<![\w])") + re.escape(normalise(w))
+                for w in sorted(data["example_markers"], key=len, reverse=True)
+            )
+        ),
         flows=tuple(
             (
                 name,

@@ -341,14 +341,28 @@ def planner_from_params(params: dict, rules_only: bool = False) -> PlannerConfig
     )
 
 
+def _plain(x):
+    """A flow step or expectation as the reply writes it (a plain dict), an alias as it is."""
+    return dict(x) if isinstance(x, dict) else x
+
+
 def replay_line(request: str, modality: str, plan: Checklist) -> dict:
     """A replay file's line for `plan` (an LLM's plan): the reply it parses from, in the reply's
-    form (the language and the checks, without the weights and flags the format sets)."""
+    form (the language and the checks with their aliases and flow scripts, without the weights
+    and flags the format sets)."""
     checks = [
         {
-            k: v
-            for k, v in (("check", c.check), ("value", c.value), ("n", c.n), ("cue", c.cue))
-            if v not in (None, "")
+            k: list(map(_plain, v)) if isinstance(v, tuple) else v
+            for k, v in (
+                ("check", c.check),
+                ("value", c.value),
+                ("n", c.n),
+                ("cue", c.cue),
+                ("aliases", c.aliases),
+                ("steps", c.steps),
+                ("expect", c.expect),
+            )
+            if v not in (None, "", ())
         }
         for c in plan.checks
         if c.check != "language"

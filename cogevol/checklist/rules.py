@@ -87,7 +87,37 @@ def _skipped(noun: str, counter: str, lex: Lexicon) -> bool:
     )
 
 
-_CLAUSE_END = re.compile(r"[.;:!?,\n。；：！？，、]|\band\b|\by\b|\bet\b|\bund\b|\be\b")
+def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    """Whether a match lies within a longer match of another word."""
+    return any(s <= span[0] and span[1] <= e and e - s > span[1] - span[0] for s, e in spans)
+
+
+def _near(rx: re.Pattern, text: str, m: re.Match) -> bool:
+    """Whether `rx` occurs within a few words of match `m`: 40 characters either side in
+    Latin scripts (about seven words), 12 in CJK, which writes a word in one to three
+    characters, so that "从 10 秒开始倒计时" is not read with a button named three clauses on."""
+    width = 12 if CJK_RUN.search(m.group()) else 40
+    return bool(rx.search(text[max(0, m.start() - width) : m.end() + width]))
+
+
+_EXAMPLE_END = re.compile(r"[.;:!?\n)\]。；！？）】]")
+
+
+def _without_examples(text: str, lex: Lexicon) -> str:
+    """The request without its examples: from an example marker ("e.g.", "such as", "比如") to
+    the end of its parenthesis or clause."""
+    out, pos = [], 0
+    for m in lex.example_rx.finditer(text):
+        if m.start() < pos:
+            continue
+        end = _EXAMPLE_END.search(text, m.end())
+        out.append(text[pos : m.start()])
+        pos = end.start() if end else len(text)
+    return " ".join([*out, text[pos:]])
+
+
+# (a list item's bullet, kept as " - " once a request is normalised, ends one too)
+_CLAUSE_END = re.compile(r"[.;:!?,\n。；：！？，、]|\s[-*•]\s|\band\b|\by\b|\bet\b|\bund\b|\be\b")
 
 
 def _code_clauses(text: str, lex: Lexicon) -> list[str]:
@@ -122,6 +152,7 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
             if m:
                 checks.append(Check("control", kind, cue=m.group()))
         button = next(rx for kind, rx in lex.controls if kind == "click")
+        quoted = []
         for m in _QUOTED.finditer(request):
             label = (m.group(1) or m.group(2) or "").strip()
             near = normalise(request[max(0, m.start() - 30) : m.end() + 30])
@@ -135,16 +166,21 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
                 and (button.search(near) or _LABELLED.search(near))
             ):
                 checks.append(Check("label", label, cue=m.group()))
+                quoted.append(normalise(label))
         # controls named by what they do: "a reset button", "pause and resume", "a Fire button"
         purposes = []
+        spans = [m.span() for _, _, rx, _ in lex.purposes for m in rx.finditer(text)]
         for _, inherent, rx, _ in lex.purposes:
             for m in rx.finditer(text):
-                near = text[max(0, m.start() - 40) : m.end() + 40]
-                if inherent or button.search(near) or lex.toggle_rx.search(near):
+                if _inside(m.span(), spans):  # 开始 in 重新开始 (restart) is not a start
+                    continue
+                if inherent or _near(button, text, m) or _near(lex.toggle_rx, text, m):
+                    purposes.append(rx)
+                    if any(rx.search(q) for q in quoted):
+                        break  # the request quotes its label ("a 'Begin Quiz' button")
                     # "reset-knopf"
                     word = m.group().split("-")[0] if button.search(m.group()) else m.group()
                     checks.append(Check("label", word, cue=word))
-                    purposes.append(rx)
                     break
         for m in _NAMED_BUTTON.finditer(request):
             for word in filter(None, m.groups()):
@@ -195,8 +231,18 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
                 checks.append(Check("element", kind, cue=m.group()))
                 seen = rx.sub(" ", seen)
     labels = {normalise(c.value) for c in checks if c.check == "label"}
-    # identifiers, file names and numbers are how to build it, not what to show
-    rest = normalise(_CODE.sub(" ", request))
+    # identifiers, file names and numbers are how to build it, not what to show; examples
+    # ("e.g. a red dot", "比如红点、波形") are one way among others, not must-haves
+    # (a store the code is asked to use, "localStorage", stays: it makes its clause a code check)
+    rest = _without_examples(
+        normalise(
+            _CODE.sub(
+                lambda m: m.group() if lex.code_markers.fullmatch(normalise(m.group())) else " ",
+                request,
+            )
+        ),
+        lex,
+    )
     for c in checks:  # the words that named a control, a key or an element are not the topic
         if c.check in ("control", "key", "element", "label") and c.cue:
             rest = rest.replace(c.cue, " ")

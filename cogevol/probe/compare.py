@@ -29,14 +29,19 @@ def tokens(drained: dict) -> set[str]:
 
 def differs(sa: dict, sb: dict) -> str:
     """What differs between two snapshots, as evidence ("" when nothing does): text and form
-    state, canvas pixels, or where elements are and how they are painted (CSS animations and
-    transitions, inline styles, SVG attributes, layout and visibility)."""
+    state, canvas pixels, where elements are and how they are painted (CSS animations and
+    transitions, inline styles, SVG attributes, layout and visibility), or what the page did off
+    the screen (a file downloaded, the clipboard written, a print)."""
     if sa["dom"] != sb["dom"]:
         return "visible text or form state"
     if sa["canvas"] != sb["canvas"]:
         return "canvas pixels"
     if sa.get("paint") != sb.get("paint") or sa.get("box") != sb.get("box"):
         return "element position or style"
+    if sa.get("effects") != sb.get("effects"):
+        # a download, the clipboard, a print: a response a person gets off the screen
+        what = (sa.get("effects") or sb.get("effects")).split(" ", 1)[1]
+        return f"what it did off the screen ({what})"
     return ""
 
 

@@ -83,6 +83,8 @@ class Control:
     again: bool = False
     # the label of the input that revealed it (a flow clicks it first to reach this control)
     revealed_by: str = ""
+    # the container it shares with its siblings (page.js): the options of one question
+    group: str = ""
 
     def report(self) -> dict:
         """Its fields without the empty ones (and the flags that are off)."""

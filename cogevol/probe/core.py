@@ -401,6 +401,11 @@ class _Probe:
                 )
                 return False
             new = state_key(await a.snapshot())
+            if verdict == "live" and new != cur:
+                graph.moved(c)
+            elif c.verdict == "dead" and graph.answered(r.controls, c):
+                c.status, c.verdict, verdict = "alike", "", ""
+                c.reason = "an option of a set another option of which already answered"
             if verdict == "dead" and not again:
                 dead_in[k] = cur
             if c.kind == "text" and verdict == "dead":
@@ -482,6 +487,7 @@ class _Probe:
                 k = hidden[d["index"]]
                 c = r.controls[k]
                 c.status, c.reason, c.label, c.depth = "operable", "", d["label"], depth
+                c.group = d.get("group", c.group)
                 c.revealed_by = by
                 revealed.append((k, c))
         for d in found["controls"]:
@@ -692,6 +698,7 @@ def _control(c: dict) -> Control:
         drag=c.get("drag", False),
         hears=c.get("hears", False),
         type=c.get("type", ""),
+        group=c.get("group", ""),
     )
 
 

@@ -39,6 +39,15 @@ def _alike(c: Control) -> tuple[str, str, str]:
     return c.kind, c.tag, re.sub(r"\d+", "#", c.label.lower())
 
 
+# siblings of one kind in one container that make a set of options: a question's answers, a
+# palette's swatches, a keypad's keys
+OPTIONS_MIN = 3
+
+
+def _set_of(c: Control) -> tuple[str, str, str]:
+    return c.kind, c.tag, c.group
+
+
 @dataclass
 class StateGraph:
     """The states and transitions a probe reached (ProbeResult.explore is its report)."""
@@ -49,6 +58,8 @@ class StateGraph:
     # depth -> {"revealed", "driven", "live"}
     depths: dict[int, dict[str, int]] = field(default_factory=dict)
     budget_stopped: str = ""  # which budget cut the walk short ("" when none did)
+    # sets of options (kind, tag, container) one of which changed the state: answered
+    answered_sets: set[tuple[str, str, str]] = field(default_factory=set)
 
     def state(self, key: str) -> int:
         """The id of the state with this key, adding it when new."""
@@ -99,6 +110,22 @@ class StateGraph:
             d["driven"] += 1
         if verdict == "live":  # only a dead control is tried again: a live one counts once
             d["live"] += 1
+
+    def moved(self, c: Control) -> None:
+        """A live input of `c` changed the state: if it is an option, its set is answered."""
+        if c.group:
+            self.answered_sets.add(_set_of(c))
+
+    def answered(self, controls: list[Control], c: Control) -> bool:
+        """Whether a dead control is an option of a set (OPTIONS_MIN siblings of its kind in one
+        container) another option of which changed the state before: a quiz locks its answers
+        once one is given, so the next answer pressed reads as dead without being broken. It is
+        left out of the verdict, as a control alike one driven is. A set none of whose options
+        responded stays dead, and so does a dead button beside live ones that change nothing
+        on screen (an Export beside a Share)."""
+        if _set_of(c) not in self.answered_sets:
+            return False
+        return sum(_set_of(x) == _set_of(c) for x in controls) >= OPTIONS_MIN
 
     def pick(self, revealed: list[tuple[int, Control]], depth: int) -> list[int]:
         """Of the controls an input revealed, those to drive: one of each alike kind, at most

@@ -180,7 +180,29 @@
   // confirmed, a prompt gets its default or "1"), without blocking; after 8 a page that keeps
   // asking (`while (confirm(...))`) is refused, so its loop ends
   let asked = 0;
-  window.alert = () => {}; window.print = () => {};
+  window.alert = () => {};
+  // what a control does outside the screen is its response: an Export that downloads a file, a
+  // Copy that writes the clipboard (never the machine's: it resolves at once, the same on every
+  // run), a Print. Counted, so the page that got the input differs from its counterfactual
+  G.effects = 0; G.effect = '';
+  const effect = (what) => { G.effects++; G.effect = what; };
+  window.print = () => effect('prints');
+  const anchorClick = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () {
+    // a detached <a download> clicked by script never reaches the document's listeners
+    if (this.hasAttribute('download') && !this.isConnected) effect('downloads a file');
+    return anchorClick.call(this);
+  };
+  if (navigator.clipboard) {
+    for (const m of ['writeText', 'write']) {
+      if (navigator.clipboard[m]) navigator.clipboard[m] = () => { effect('copies to the clipboard'); return Promise.resolve(); };
+    }
+  }
+  const execCommand = Document.prototype.execCommand;
+  Document.prototype.execCommand = function (cmd, ...rest) {
+    if (/^(copy|cut)$/i.test(String(cmd))) effect('copies to the clipboard');
+    return execCommand.call(this, cmd, ...rest);
+  };
   window.confirm = () => ++asked <= 8;
   window.prompt = (m, d) => (++asked <= 8 ? (d == null || d === '' ? '1' : String(d)) : null);
   window.open = () => null;
@@ -194,6 +216,7 @@
   window.addEventListener('click', (e) => {
     const a = e.target && e.target.closest && e.target.closest('a[href]');
     if (!a) return;
+    if (a.hasAttribute('download')) { effect('downloads a file'); e.preventDefault(); return; }
     const u = new URL(a.href, location.href);
     if (u.origin + u.pathname !== location.origin + location.pathname || a.target === '_blank') e.preventDefault();
   }, true);

@@ -188,6 +188,17 @@
   // not-allowed cursor a page puts on the options of a question already answered
   const disabledNow = (el) => el.disabled || el.getAttribute('aria-disabled') === 'true' || !!el.closest('fieldset:disabled') ||
     getComputedStyle(el).cursor === 'not-allowed';
+  // the container a control shares with its siblings (a wrapper around one control alone is
+  // skipped): a quiz question's answers, a palette's swatches, a keypad's keys
+  const groups = new WeakMap();
+  let nGroups = 0;
+  const groupOf = (el) => {
+    let p = el.parentElement;
+    while (p && p.children.length === 1 && p.parentElement && p.parentElement !== document.body) p = p.parentElement;
+    if (!p) return '';
+    if (!groups.has(p)) groups.set(p, String(++nGroups));
+    return groups.get(p);
+  };
   const P = (window.__cogevolProbe = {
     controls: [],
     // one control's record: its kind, whether a user could operate it now, and what it reads
@@ -197,7 +208,8 @@
       else if (disabledNow(el)) { status = 'not_operable'; reason = 'disabled'; }
       else if (!visible(el)) { status = 'not_operable'; reason = 'not visible'; }
       return { index, kind, status, reason, tag: el.tagName.toLowerCase(), label: labelOf(el), type: (el.getAttribute('type') || '').toLowerCase(),
-               drag: kind !== 'text' && kind !== 'select' && draggable(el), hears: G.clickTargets.includes(el) || delegated(el) || draggable(el) };
+               drag: kind !== 'text' && kind !== 'select' && draggable(el), hears: G.clickTargets.includes(el) || delegated(el) || draggable(el),
+               group: groupOf(el) };
     },
     discover() {
       const out = [];
@@ -327,8 +339,9 @@
         try { canvases.push(hash(c.toDataURL())); } catch (e) { canvases.push('tainted'); }
       }
       const text = parts.join('');
+      const G = window.__cogevol || {};
       return { dom: hash(text), digits: hash(text.replace(/\d+/g, '0')), paint: hash(paints.join('|')), box: hash(boxes.join('|')),
-               canvas: canvases.join(',') };
+               canvas: canvases.join(','), effects: G.effects ? G.effects + ' ' + G.effect : '' };
     },
     // one sample for the motion check: the snapshot, whether a canvas changed outside the
     // numbers written on it since the last sample, and whether the page has a scene (a canvas,

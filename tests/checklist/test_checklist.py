@@ -136,6 +136,41 @@ def test_what_the_request_asks_the_code_to_use_is_read_in_the_source():
     assert {r.value: r for r in run_checklist(c, named)}["manhattan"].status == "met"
 
 
+@pytest.mark.parametrize("request_text", [
+    "Build a notes app. Notes are saved to localStorage so they persist.",
+    "Crea una app de notas; las notas se guardan en localStorage.",
+    "做一个笔记应用，笔记保存到本地存储。",
+])
+def test_a_store_the_code_is_asked_to_use_is_a_code_check_not_a_word_on_screen(request_text):
+    c = plan_rules(request_text)
+    assert any(x.check == "code" for x in c.checks), c.checks
+    assert not {"saved", "persist", "localstorage", "guardan", "本地存储"} & set(mentions(c))
+
+
+@pytest.mark.parametrize("request_text, gone, kept", [
+    ("A recorder with visual feedback of its state (e.g. a red dot, a waveform) and a timer.",
+     {"red", "dot", "waveform"}, "timer"),
+    ("A weather card with icons such as sun, cloud and rain. Show the city.", {"sun", "cloud", "rain"}, "city"),
+    ("录音状态视觉反馈（比如红点、波形、进度）", {"红点"}, "录音状态"),
+    ("Une carte météo avec des icônes, par exemple soleil et nuage. Afficher la ville.", {"soleil", "nuage"}, "ville"),
+])
+def test_examples_a_request_gives_are_not_must_haves(request_text, gone, kept):
+    words = set(mentions(plan_rules(request_text)))
+    assert not gone & words, words
+    assert any(kept in w for w in words), words
+
+
+def test_a_purpose_word_inside_another_or_clauses_away_from_a_button_is_no_label():
+    # 开始 in 重新开始 (restart) and "从 10 秒开始倒计时" (counts down from 10 s) name no Start button
+    c = plan_rules("1. 从 10 秒开始倒计时，页面加载后自动运行\n2. 显示大号倒计时数字，同时展示环形或条形进度\n"
+                   "3. 提供 Restart 按钮，可重新开始完整倒计时")
+    labels = {x.value for x in c.checks if x.check == "label"}
+    assert "开始" not in labels and "restart" in {normalise(v) for v in labels}, labels
+    # a start button the request quotes is that label, not a second "start" check
+    c = plan_rules('A quiz app: a start screen with a "Begin Quiz" button, then 10 questions.')
+    assert {x.value for x in c.checks if x.check == "label"} == {"Begin Quiz"}
+
+
 def test_unverifiable_checks_never_count_against_the_answer():
     scene = PageFacts(text="", controls=[{"kind": "range", "status": "skipped"}], scene=True,
                       source="const planets = []; function orbit(sun) {}")

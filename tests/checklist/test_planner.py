@@ -182,3 +182,16 @@ def test_a_reply_may_hold_flows_in_the_grammar_the_probe_runs():
             parse_plan(json.dumps({"language": "de", "checks": [flow | {"steps": [bad]}]}), "html")
     with pytest.raises(ValueError, match="belong to flow"):
         parse_plan(json.dumps({"language": "de", "checks": [{"check": "label", "value": "Start", "steps": [{"do": "wait", "ms": 200}]}]}), "html")
+
+
+def test_a_replay_line_keeps_aliases_and_flow_scripts():
+    from cogevol.checklist.planner import replay_line
+
+    reply = {"language": "en", "checks": [
+        {"check": "mentions", "value": "notes", "aliases": ["notas", "笔记"]},
+        {"check": "flow", "value": "add_note", "steps": [{"do": "type", "into": "text", "text": "Milk 42"},
+                                                         {"do": "click", "label": "add", "or_key": "Enter"}],
+         "expect": [{"appears": "Milk 42"}]}]}
+    plan = parse_plan(json.dumps(reply, ensure_ascii=False), "html")
+    line = replay_line("A notes app", "html", plan)
+    assert parse_plan(line["reply"], "html") == plan

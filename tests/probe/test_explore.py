@@ -43,6 +43,16 @@ def test_alike_revealed_controls_are_driven_once_within_the_per_state_budget():
     assert g.budget_stopped == "explore_per_state" and g.report()["depths"] == [{"depth": 1, "revealed": 5, "driven": 0, "live": 0}]
 
 
+def test_a_dead_option_of_a_set_that_already_answered_is_left_out():
+    g = StateGraph(ProbeConfig())
+    answers = [Control(k, "click", "button", p, "operable", group="7") for k, p in enumerate(["Mars", "Venus", "Earth"])]
+    pair = [Control(3, "click", "button", "Done", "operable", group="8"), Control(4, "click", "button", "Delete", "operable", group="8")]
+    assert not g.answered(answers + pair, answers[1])  # no option changed the state: the set is dead
+    g.moved(answers[0]), g.moved(pair[0])
+    assert g.answered(answers + pair, answers[1])  # the quiz locked its answers once Mars was given
+    assert not g.answered(answers + pair, pair[1])  # two siblings are not a set of options
+
+
 def test_a_state_seen_before_or_past_the_budgets_is_not_explored():
     g = StateGraph(ProbeConfig(explore_depth=2, explore_states=3))
     g.state("a")
@@ -130,3 +140,20 @@ def test_a_stop_that_asks_for_confirmation_is_live():
     (res,) = probe_all([(page, "a recorder with a Stop button")])
     stop = next(c for c in res.controls if c.label == "Stop")
     assert stop.verdict == "live" and not score(res, None).hard_fail
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_answers_that_lock_once_one_is_given_are_not_dead():
+    page = ("<!doctype html><html><body><h1>Planets quiz</h1><button id=go>Start</button><div id=q></div><p id=r></p><script>"
+            "go.onclick=()=>{let done=false;q.innerHTML='<p>Largest planet?</p><div>'+['Mars','Jupiter','Venus','Earth']"
+            ".map(a=>'<button>'+a+'</button>').join('')+'</div>';for(const b of q.querySelectorAll('button'))"
+            "b.onclick=()=>{if(done)return;done=true;r.textContent=b.textContent==='Jupiter'?'Right!':'Wrong';}}"
+            "</script></body></html>")
+    dead = page.replace("r.textContent=b.textContent==='Jupiter'?'Right!':'Wrong';", "")
+    full, broken = probe_all([(page, "A planets quiz"), (dead, "A planets quiz")])
+    answers = [c for c in full.controls if c.depth == 1]
+    assert [c.verdict for c in answers if c.verdict] == ["live"] and sum(c.status == "alike" for c in answers) == 3, [
+        (c.label, c.status, c.verdict, c.reason) for c in answers]
+    assert score(full).terms["revealed"] == 0.0 and score(broken).terms["revealed"] == 1.0
+
