@@ -88,7 +88,8 @@ async def score_both(rows: list[dict], workers: int, params: dict, planner: Plan
         own, swap = scores[2 * j], scores[2 * j + 1]
         out.append({"set": r["set"], "id": r["id"], "modality": r["modality"], "own_request": r["own"][:120], "swap_request": r["swap"][:120],
                     "own_reward": own.reward, "swap_reward": swap.reward, "own_gate": own.gate, "swap_gate": swap.gate,
-                    "swap_reason": swap.reason[:200]})
+                    "swap_reason": swap.reason[:400], "own_subject": (own.details or {}).get("subject"),
+                    "swap_subject": (swap.details or {}).get("subject")})
     return out
 
 

@@ -88,6 +88,13 @@ def identify(
         if "zh" in languages:
             return "zh", han / cjk
     scores = {lang: p for lang, p in _predict(text[:400], 12) if lang in languages}
+    # a mixed text (an English title over a Chinese hint) still obeys its scripts: no Japanese
+    # without kana, no Korean without Hangul, no Chinese without Han
+    for lang, script in (("ja", kana), ("ko", hangul), ("zh", han)):
+        if lang in scores and not script:
+            p = scores.pop(lang)
+            if lang == "ja" and han and "zh" in languages:
+                scores["zh"] = scores.get("zh", 0.0) + p
     if not scores:
         return "", 0.0
     best = max(scores, key=scores.get)

@@ -26,6 +26,16 @@ _QUOTED = re.compile(
     r"[\"“”«»„「『]\s*([^\"“”«»„」』]{1,30}?)\s*[\"“”«»」』]|(?<![a-z])'([^']{1,30})'(?![a-z])"
 )
 
+_CLITIC = re.compile(r"'(?:s|ll|re|ve|d|m)$")
+_ALTERNATIVE = re.compile(r"(?<![\w/.:])([^\W\d_][\w\-]*)/[^\W\d_][\w\-]*(?![\w/])")
+
+
+def _inflected(a: str, b: str) -> bool:
+    """Two forms of one word as the mention check reads them (planet / planets, planeta /
+    planetas): one is the other and at most two letters more."""
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 2
+
 
 def _content_words(text: str, lex: Lexicon) -> list[str]:
     """The things a request names: Latin words of 3+ letters that are neither function words nor
@@ -33,8 +43,12 @@ def _content_words(text: str, lex: Lexicon) -> list[str]:
     out: list[str] = []
     for w in latin_words(re.sub(r"https?://\S+|\S+\.(?:js|html|css)\b", " ", text)):
         w = w.strip("'-")
+        if w.endswith("n't"):  # don't, can't, won't: a negated verb is never a thing
+            continue
+        w = _CLITIC.sub("", w)  # the player's score, it'll: the word without its clitic
         if len(w) >= 3 and w not in lex.generic and not w.isdigit() and w not in lex.numbers:
-            out.append(w)
+            if not any(_inflected(w, o) for o in out):  # "questions" after "question": one thing
+                out.append(w)
     for run in CJK_RUN.findall(text):
         for g in lex.generic_cjk:
             run = run.replace(g, " ")
@@ -262,6 +276,8 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
     ]
     for p in phrases:
         rest = rest.replace(p, " ")
+    # "a list/grid", "view/edit it": either will do, so the first names the thing
+    rest = _ALTERNATIVE.sub(r"\1", rest)
     words = (phrases + [w for w in _content_words(rest, lex) if w not in labels])[:MAX_MENTIONS]
     for w in words:
         checks.append(Check("mentions", w, weight=round(2 / len(words), 4), must=True, cue=w))

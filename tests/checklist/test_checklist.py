@@ -241,6 +241,18 @@ def test_styling_and_audience_words_are_not_the_topic(request_text, gone):
     assert not gone & set(mentions(plan_rules(request_text)))
 
 
+@pytest.mark.parametrize("request_text, gone, kept", [
+    # layout words, a negated verb, a hedge, the second of two alternatives
+    ("Build a recipe box: I can see my recipes in a list/grid, delete ones I don't need, maybe print.",
+     {"list", "grid", "don't", "don", "maybe", "recipes"}, {"recipe"}),  # recipes: recipe again
+    ("Make a gallery of cats/dogs with the player's favourite picks", {"dogs", "player's"}, {"cats", "player"}),
+    ("做一个食谱应用，用列表显示所有食谱", {"列表"}, set()),
+])
+def test_layout_words_hedges_and_alternatives_are_not_things(request_text, gone, kept):
+    named = set(mentions(plan_rules(request_text)))
+    assert not gone & named and kept <= named, named
+
+
 @pytest.mark.parametrize("request_text, n", [
     ("帮我做一份关于古埃及文明的课件，给小学三年级学生用，大概15页", 15),
     ("小学5年生向けに太陽系についての授業用スライドを5枚作って。年表を入れて", 5),
