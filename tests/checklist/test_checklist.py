@@ -247,6 +247,9 @@ def test_styling_and_audience_words_are_not_the_topic(request_text, gone):
      {"list", "grid", "don't", "don", "maybe", "recipes"}, {"recipe"}),  # recipes: recipe again
     ("Make a gallery of cats/dogs with the player's favourite picks", {"dogs", "player's"}, {"cats", "player"}),
     ("做一个食谱应用，用列表显示所有食谱", {"列表"}, set()),
+    # what a control does is its label or flow, not a thing; a hedged wish is no must
+    ("A recipe box: delete recipes, search them.\n- Maybe some basic formatting (bold, italic)",
+     {"delete", "search", "formatting", "bold", "italic"}, {"recipe"}),
 ])
 def test_layout_words_hedges_and_alternatives_are_not_things(request_text, gone, kept):
     named = set(mentions(plan_rules(request_text)))
