@@ -199,8 +199,12 @@
     }
   }
   const execCommand = Document.prototype.execCommand;
+  // an editing command (Bold, a list, undo) is the response a toolbar button owes: with
+  // nothing selected it changes nothing visible yet, and that is the probe's input, not the page
   Document.prototype.execCommand = function (cmd, ...rest) {
-    if (/^(copy|cut)$/i.test(String(cmd))) effect('copies to the clipboard');
+    const c = String(cmd);
+    if (/^(copy|cut)$/i.test(c)) effect('copies to the clipboard');
+    else if (!/^(paste|selectAll)$/i.test(c)) effect(`edits the text (${c.slice(0, 24)})`);
     return execCommand.call(this, cmd, ...rest);
   };
   window.confirm = () => ++asked <= 8;
