@@ -180,10 +180,9 @@ def run_check(c: Check, f: PageFacts, request_lang: str = "") -> CheckResult:
         )
     if c.check == "label":
         want = normalise(c.value)
-        # a label named by its purpose matches that purpose's words in any of the eight languages
-        alike = next(
-            (labels for _, _, words, labels in lexicon().purposes if words.fullmatch(want)), None
-        )
+        # a label named by its purpose (or by one of the purpose's label words: "Dark" for a
+        # dark mode toggle) matches that purpose's words in any of the eight languages
+        alike = next((labels for *_, labels in lexicon().purposes if labels.fullmatch(want)), None)
         matches = [
             x
             for x in f.controls

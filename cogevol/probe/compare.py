@@ -18,12 +18,13 @@ from cogevol.probe.session import Session
 
 
 def tokens(drained: dict) -> set[str]:
-    """Signatures for the baseline method: draw calls without coordinates, DOM mutation kinds."""
+    """Signatures for the baseline method: draw calls without coordinates, DOM mutation kinds,
+    what the page did off the screen (instrument.js `effect`: a download, the clipboard)."""
     out = set()
     for d in drained["draws"]:
         name, _, rest = d.partition("(")
         out.add("draw:" + name + ":" + rest.rpartition(")")[2])
-    out.update("dom:" + m for m in drained["mutations"])
+    out.update(m if m.startswith("effect:") else "dom:" + m for m in drained["mutations"])
     return out
 
 

@@ -38,7 +38,7 @@ from cogevol.probe.budget import Budget
 from cogevol.probe.compare import differs, drive, tokens, verdict
 from cogevol.probe.config import Action, Control, PageOutcome, ProbeConfig, ProbeResult
 from cogevol.probe.drivers import key_name, keyboard_action, order_controls, pointer_action
-from cogevol.probe.explore import StateGraph, state_key
+from cogevol.probe.explore import FIELDS, StateGraph, state_key
 from cogevol.probe.flows import run_flows
 from cogevol.probe.lockstep import Lockstep
 from cogevol.probe.motion import MOVES, observe_motion
@@ -335,7 +335,9 @@ class _Probe:
         queue: deque[tuple[int, int, bool]] = deque((k, 0, False) for k in order)
         dead_in: dict[int, str] = {}  # dead control -> the state it was driven in
         tried_again: set[int] = set()
-        typed: list[int] = []  # text fields typed into (echo only) since the last live input
+        typed: list[int] = []  # fields typed into or set (echo only) since the last live input
+        early: set[int] = set()  # dead before any input changed the state (a Reset pressed early)
+        moved = False  # a live input has changed the state
         first = later = 0
         while queue or self._again(queue, dead_in, tried_again, cur):
             k, depth, again = queue.popleft()
@@ -346,6 +348,14 @@ class _Probe:
                 r.budget_exhausted = True
                 if not again:
                     c.status, c.reason = "skipped", "page budget ran out before this control"
+                elif k in early and moved:
+                    # pressed before anything changed, it is no verdict until it is given again
+                    # after a change (a Reset), and the budget ran out first
+                    c.status, c.verdict, c.evidence = "skipped", "", ""
+                    c.reason = (
+                        "dead before any input changed the page; the page budget ran out"
+                        " before it was given again"
+                    )
                 continue
             if depth == 0 and not again:
                 if first >= cfg.max_controls:
@@ -401,15 +411,18 @@ class _Probe:
                 )
                 return False
             new = state_key(await a.snapshot())
+            if verdict == "dead" and not again and not moved:
+                early.add(k)
             if verdict == "live" and new != cur:
+                moved = True
                 graph.moved(c)
             elif c.verdict == "dead" and graph.answered(r.controls, c):
                 c.status, c.verdict, verdict = "alike", "", ""
                 c.reason = "an option of a set another option of which already answered"
             if verdict == "dead" and not again:
                 dead_in[k] = cur
-            if c.kind == "text" and verdict == "dead":
-                typed.append(k)  # its text may be what the next button uses
+            if c.kind in FIELDS and verdict == "dead":
+                typed.append(k)  # its text or choice may be what the next button uses
             elif verdict == "live":
                 await self._credit_fields(a, typed, c)
             explore = verdict == "live" and not reloaded and graph.can_explore(new, depth)
@@ -442,15 +455,19 @@ class _Probe:
         return a, lock
 
     async def _credit_fields(self, a: Session, typed: list[int], c: Control) -> None:
-        """A form that works only when filled is live, not dead: fields typed into since the last
-        live input, beside the button that just responded (type a task, then Add), are live."""
+        """A form that works only when filled is live, not dead: fields typed into or set since
+        the last live input, beside the button that just responded (type a task, pick its
+        priority, then Add), are live."""
+        if c.kind in FIELDS:  # a live field (a preview, a counter) is part of the form
+            return
         r = self.result
         if c.kind == "click" and c.index >= 0:
             for j in typed:
                 f = r.controls[j]
                 if await a.call("near", f.index, c.index):
                     f.verdict, f.driver = "live", "type+click"
-                    f.evidence = f"its text was used: {c.label or c.kind!r} responded after it"
+                    what = "text" if f.kind == "text" else "choice"
+                    f.evidence = f"its {what} was used: {c.label or c.kind!r} responded after it"
         typed.clear()
 
     def _again(self, queue: deque, dead_in: dict[int, str], tried: set[int], cur: str) -> bool:

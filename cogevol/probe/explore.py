@@ -14,7 +14,8 @@ This module keeps the bookkeeping of that walk, apart from the browser work in c
 * per depth: controls revealed, driven and found live; the depth reached; whether a budget
   stopped the walk;
 * which revealed controls are worth driving: alike ones (the Delete button of every row of a
-  list) are driven once per state, and at most `explore_per_state` per state.
+  list) are driven once per state, and at most `explore_per_state` per state besides the fields
+  (a dialog's fields and its Save are one form); a Cancel or Close goes last.
 
 Deterministic by construction: the order of the walk is the order of discovery (document order)
 and of inputs, and the state keys are hashes of what the seeded page shows.
@@ -42,6 +43,23 @@ def _alike(c: Control) -> tuple[str, str, str]:
 # siblings of one kind in one container that make a set of options: a question's answers, a
 # palette's swatches, a keypad's keys
 OPTIONS_MIN = 3
+
+
+# fields a form's button uses (typed text, a choice): driven with that button, not counted
+# against explore_per_state, so a dialog's Save is not left out for its fields
+FIELDS = ("text", "select")
+
+# labels that close what an input opened (a dialog's Cancel, Close or x), in the eight traffic
+# languages: driven after the rest of their state, or they would hide it before it is tried
+DISMISS = re.compile(
+    r"^\W*(cancel|close|dismiss|cancelar|cerrar|fechar|annuler|fermer|abbrechen|schlie(ß|ss)en"
+    r"|x|×|✕|✖|取消|关闭|關閉|キャンセル|閉じる|취소|닫기)(\W|$)",
+    re.I,
+)
+
+
+def _dismisses(c: Control) -> bool:
+    return bool(DISMISS.match(c.label.strip()))
 
 
 def _set_of(c: Control) -> tuple[str, str, str]:
@@ -128,22 +146,26 @@ class StateGraph:
         return sum(_set_of(x) == _set_of(c) for x in controls) >= OPTIONS_MIN
 
     def pick(self, revealed: list[tuple[int, Control]], depth: int) -> list[int]:
-        """Of the controls an input revealed, those to drive: one of each alike kind, at most
-        explore_per_state; the others are marked why they are not driven."""
+        """Of the controls an input revealed, those to drive, in the order to drive them: one of
+        each alike kind, at most explore_per_state besides the fields (FIELDS), and those that
+        close what the input opened (DISMISS) last; the others are marked why they are not
+        driven."""
         self._depth(depth)["revealed"] += len(revealed)
-        chosen, kinds = [], set()
-        for k, c in revealed:
+        chosen, kinds, inputs = [], set(), 0
+        for k, c in sorted(revealed, key=lambda kc: _dismisses(kc[1])):  # stable
             if c.status != "operable":
                 continue
             if _alike(c) in kinds:
                 c.status, c.reason = "alike", "alike a control driven in the same state"
                 continue
-            if len(chosen) >= self.cfg.explore_per_state:
+            field = c.kind in FIELDS
+            if not field and inputs >= self.cfg.explore_per_state:
                 c.status, c.reason = "not_operable", "over explore_per_state"
                 self.stop("explore_per_state")
                 continue
             kinds.add(_alike(c))
             chosen.append(k)
+            inputs += not field
         return chosen
 
     def report(self) -> dict:

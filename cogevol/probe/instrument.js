@@ -185,7 +185,8 @@
   // Copy that writes the clipboard (never the machine's: it resolves at once, the same on every
   // run), a Print. Counted, so the page that got the input differs from its counterfactual
   G.effects = 0; G.effect = '';
-  const effect = (what) => { G.effects++; G.effect = what; };
+  // (and a signature for the quiet-window baseline method, which reads no snapshot)
+  const effect = (what) => { G.effects++; G.effect = what; G.mutations.push('effect:' + what); };
   window.print = () => effect('prints');
   const anchorClick = HTMLAnchorElement.prototype.click;
   HTMLAnchorElement.prototype.click = function () {

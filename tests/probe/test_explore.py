@@ -43,6 +43,18 @@ def test_alike_revealed_controls_are_driven_once_within_the_per_state_budget():
     assert g.budget_stopped == "explore_per_state" and g.report()["depths"] == [{"depth": 1, "revealed": 5, "driven": 0, "live": 0}]
 
 
+def test_a_dialogs_fields_do_not_crowd_out_its_save_and_its_cancel_goes_last():
+    def dialog():
+        return [Control(k, kind, "button" if kind == "click" else "input", label, "operable") for k, (kind, label) in
+                enumerate([("text", "title"), ("click", "✕ Cancel"), ("click", "B"), ("text", "content"),
+                           ("select", "priority"), ("click", "Save"), ("click", "Share")])]
+    # the fields are one form with its buttons; Cancel would close the dialog before Save
+    assert StateGraph(ProbeConfig(explore_per_state=4)).pick(list(enumerate(dialog())), 1) == [0, 2, 3, 4, 5, 6, 1]
+    g, small = StateGraph(ProbeConfig(explore_per_state=3)), dialog()
+    assert g.pick(list(enumerate(small)), 1) == [0, 2, 3, 4, 5, 6]
+    assert small[1].status == "not_operable" and g.budget_stopped == "explore_per_state"
+
+
 def test_a_dead_option_of_a_set_that_already_answered_is_left_out():
     g = StateGraph(ProbeConfig())
     answers = [Control(k, "click", "button", p, "operable", group="7") for k, p in enumerate(["Mars", "Venus", "Earth"])]
@@ -103,6 +115,36 @@ def test_a_reset_too_early_is_tried_again_and_a_reload_from_a_click_is_a_reset()
         assert r.outcome == "ok" and reset.verdict == "live" and reset.again, (r.reason, reset)
     assert "reloads the page" in next(x for x in b.controls if x.label == "Reset").evidence
     assert c.outcome == "page_navigated"  # a reload nobody asked for is the page's fault
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_a_reset_too_early_that_the_budget_leaves_untried_is_no_verdict(monkeypatch):
+    class SpentOnceTheStateMoves:  # the page budget, run out by the first live input
+        spent = False
+
+        def __init__(self, *args):
+            pass
+
+        def over(self):
+            return SpentOnceTheStateMoves.spent
+
+    moved = StateGraph.moved
+
+    def moved_and_spent(self, c):
+        moved(self, c)
+        SpentOnceTheStateMoves.spent = True
+
+    monkeypatch.setattr("cogevol.probe.core.Budget", SpentOnceTheStateMoves)
+    monkeypatch.setattr(StateGraph, "moved", moved_and_spent)
+    page = ("<!doctype html><html><body><p>Count: <span id=n>0</span></p><button id=rs>Reset</button>"
+            "<button id=inc>Add one</button><script>let n=0;const show=()=>document.getElementById('n').textContent=n;"
+            "rs.onclick=()=>{n=0;show()};inc.onclick=()=>{n++;show()};</script></body></html>")
+    (r,) = probe_all([(page, "")])
+    reset = next(x for x in r.controls if x.label == "Reset")
+    assert r.budget_exhausted and reset.status == "skipped" and not reset.verdict, reset
+    assert "before any input changed the page" in reset.reason
+    assert next(x for x in r.controls if x.label == "Add one").verdict == "live"
 
 
 @pytest.mark.browser

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from cogevol.scoring.local import score_pages
+from cogevol.scoring.local import ScoringSettings, score_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -30,8 +30,12 @@ bold.onclick = () => document.execCommand('bold');
 </script>"""
 
 
-def test_responses_off_the_screen_are_live():
-    row = asyncio.run(score_pages([("fx", PAGE)], requests={"fx": "A sales table with export buttons"}))[0]
+@pytest.mark.parametrize("method", ["twin", "baseline"])
+def test_responses_off_the_screen_are_live(method):
+    # the baseline method (a page the twin cannot follow) reads them as signatures
+    settings = ScoringSettings.from_params({"probe": {"harness": {"method": method}}})
+    row = asyncio.run(score_pages([("fx", PAGE)], settings, requests={"fx": "A sales table with export buttons"}))[0]
+    assert row["method"] == method or (method, row["method"]) == ("twin", "idle-state")
     verdicts = {c["label"]: c.get("verdict") for c in row["controls"]}
     evidence = {c["label"]: c.get("evidence", "") for c in row["controls"]}
     for label in ("Export CSV", "Copy", "Copy (old way)", "Print", "Download", "B"):
