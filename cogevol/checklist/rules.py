@@ -9,7 +9,7 @@ from cogevol.checklist import subjects
 from cogevol.checklist.language import detect_language
 from cogevol.checklist.lexicon import Lexicon, lexicon
 from cogevol.checklist.model import MAX_MENTIONS, Check, Checklist
-from cogevol.checklist.scripts import CJK_RUN, LATIN_WORD, latin_words
+from cogevol.checklist.scripts import CJK_RUN, LATIN_WORD, ending_added, latin_words
 from cogevol.request_lexicon import normalise
 
 # code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
@@ -33,8 +33,7 @@ _ALTERNATIVE = re.compile(r"(?<![\w/.:])([^\W\d_][\w\-]*)/[^\W\d_][\w\-]*(?![\w/
 def _inflected(a: str, b: str) -> bool:
     """Two forms of one word as the mention check reads them (planet / planets, planeta /
     planetas): one is the other and at most two letters more."""
-    short, long = sorted((a, b), key=len)
-    return len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 2
+    return ending_added(*sorted((a, b), key=len), 4)
 
 
 def _content_words(text: str, lex: Lexicon) -> list[str]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from cogevol.checklist import subjects
 from cogevol.checklist.lexicon import lexicon
 from cogevol.checklist.model import Check, Checklist, CheckResult, PageFacts
-from cogevol.checklist.scripts import CJK_RUN, ELISION, latin_words, strip_accents
+from cogevol.checklist.scripts import CJK_RUN, ELISION, ending_added, latin_words, strip_accents
 from cogevol.request_lexicon import normalise
 
 
@@ -37,10 +37,7 @@ def _mentioned(word: str, tokens: set[str], text: str) -> bool:
         )
     w = strip_accents(word)
     stem = w[: max(4, len(w) - 2)] if len(w) >= 6 else w
-    return any(
-        t == w or t.startswith(stem) or (len(t) >= 3 and w.startswith(t) and len(w) - len(t) <= 2)
-        for t in tokens
-    )
+    return any(t == w or t.startswith(stem) or ending_added(t, w, 3) for t in tokens)
 
 
 def _control_status(matches: list[dict], what: str) -> tuple[str, str]:

@@ -23,6 +23,12 @@ def latin_words(text: str) -> list[str]:
     return LATIN_WORD.findall(ELISION.sub(" ", text))
 
 
+def ending_added(short: str, long: str, min_len: int) -> bool:
+    """`long` is `short` (at least `min_len` letters) and at most two letters more: two forms of
+    one word as the checklist reads them (planet / planets, planeta / planetas)."""
+    return len(short) >= min_len and long.startswith(short) and len(long) - len(short) <= 2
+
+
 def strip_accents(s: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", s) if unicodedata.category(c) != "Mn")
 

@@ -190,14 +190,14 @@
     getComputedStyle(el).cursor === 'not-allowed';
   // the container a control shares with its siblings (a wrapper around one control alone is
   // skipped): a quiz question's answers, a palette's swatches, a keypad's keys
-  const groups = new WeakMap();
+  const groupIds = new WeakMap();
   let nGroups = 0;
   const groupOf = (el) => {
     let p = el.parentElement;
     while (p && p.children.length === 1 && p.parentElement && p.parentElement !== document.body) p = p.parentElement;
     if (!p) return '';
-    if (!groups.has(p)) groups.set(p, String(++nGroups));
-    return groups.get(p);
+    if (!groupIds.has(p)) groupIds.set(p, String(++nGroups));
+    return groupIds.get(p);
   };
   const P = (window.__cogevolProbe = {
     controls: [],
@@ -339,7 +339,6 @@
         try { canvases.push(hash(c.toDataURL())); } catch (e) { canvases.push('tainted'); }
       }
       const text = parts.join('');
-      const G = window.__cogevol || {};
       return { dom: hash(text), digits: hash(text.replace(/\d+/g, '0')), paint: hash(paints.join('|')), box: hash(boxes.join('|')),
                canvas: canvases.join(','), effects: G.effects ? G.effects + ' ' + G.effect : '' };
     },
