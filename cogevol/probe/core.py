@@ -584,9 +584,13 @@ class _Probe:
         if lock.use_twin and c.twin_verdict:
             c.verdict = c.twin_verdict
         else:
+            late = ""
+            if not new and drained["scheduled"] > scheduled:
+                new, late = await self._late_signatures(a, b, baseline)
+                c.baseline_verdict = "live" if new else "dead"
             c.verdict, c.evidence = (
-                c.baseline_verdict,
-                ", ".join(sorted(new)[:3]) or "no new draw or DOM signature",
+                "live" if new else "dead",
+                ", ".join(sorted(new)[:3]) + late if new else "no new draw or DOM signature",
             )
         if c.verdict == "live" and not c.driver:
             c.driver = "+".join(dict.fromkeys(st[1] for st in act.steps))
@@ -643,6 +647,20 @@ class _Probe:
             if what:
                 return "live", f"{what} changed {cfg.settle_ms + waited} ms after the input"
         return None
+
+    async def _late_signatures(
+        self, a: Session, b: Session | None, baseline: set[str]
+    ) -> tuple[set[str], str]:
+        """The baseline method's late response: the signatures the work a handler scheduled
+        leaves within response_wait_ms (a Start Scan that answers after a timer), and when."""
+        cfg, waited = self.cfg, 0
+        step = max(1, cfg.response_wait_ms // 4)
+        new = tokens(await a.call("drain")) - baseline
+        while not new and waited < cfg.response_wait_ms and not self.budget.over():
+            await asyncio.gather(*(s.run(step) for s in (a, b) if s is not None))
+            waited += step
+            new = tokens(await a.call("drain")) - baseline
+        return new, f" ({cfg.settle_ms + waited} ms after the input)" if new and waited else ""
 
     async def _before_input(
         self, a: Session, lock: Lockstep, c: Control, act: Action, skip: int

@@ -129,3 +129,16 @@ def test_a_loading_screen_that_lifts_by_itself_is_waited_for_once():
     stuck = page.replace("setTimeout(() => document.getElementById('load').remove(), 1200);", "")
     r = _probe({"stuck": stuck}, requests={"stuck": "a counter with an add button"})["stuck"]
     assert r["hard_fail"] and "covered by div#load" in r["reason"]
+
+
+def test_an_answer_after_a_timer_is_live_on_the_baseline_method_too():
+    # a Start Scan that shows its result once a timer fires; a Share that does nothing
+    page = """<!DOCTYPE html><html><body><h1>Scan</h1><p id=out>ready</p><button id=go>Start Scan</button>
+    <button id=no>Share</button><script>
+    go.onclick = () => setTimeout(() => { document.getElementById('out').textContent = 'done'; }, 900);
+    no.onclick = () => setTimeout(() => {}, 900);</script></body></html>"""
+    for method in ("twin", "baseline"):
+        r = _probe({"scan": page}, cfg=ProbeConfig(method=method), requests={"scan": "a scan button"})["scan"]
+        verdicts = {c["label"]: (c.get("verdict"), c.get("evidence", "")) for c in r["controls"]}
+        assert verdicts["Start Scan"][0] == "live" and "ms after the input" in verdicts["Start Scan"][1], (method, verdicts)
+        assert verdicts["Share"][0] == "dead", (method, verdicts)
