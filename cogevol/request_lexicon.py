@@ -10,7 +10,25 @@ from pathlib import Path
 
 import yaml
 
-__all__ = ["SUBCATEGORIES", "normalise", "word_rx"]
+__all__ = ["PLACEHOLDER", "SELF_INTRODUCTIONS", "SUBCATEGORIES", "normalise", "word_rx"]
+
+
+# How a user introduces themselves, in the eight traffic languages (and Italian): the traffic
+# miner scrubs the name after it, and the checklist never reads these words as a topic.
+SELF_INTRODUCTIONS = (
+    "my name is",
+    "i am called",
+    "je m'appelle",
+    "me llamo",
+    "ich heiße",
+    "meu nome é",
+    "mi chiamo",
+    "我叫",
+    "私の名前は",
+    "제 이름은",
+)
+# what the miner puts in place of a scrubbed secret, e-mail, phone number, id or name
+PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]+>")
 
 
 def normalise(text: str) -> str:

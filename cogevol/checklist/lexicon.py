@@ -25,6 +25,8 @@ class Lexicon:
     number_rx: re.Pattern
     count_skip: frozenset[str]
     counters: tuple[str, ...]
+    # a CJK count: a numeral with the counter or unit after it ("五个", "3 张", "三秒", "다섯 개")
+    cjk_count_rx: re.Pattern
     elements: tuple[tuple[str, re.Pattern], ...]
     slide_rx: re.Pattern
     generic: frozenset[str]
@@ -78,13 +80,27 @@ def lexicon() -> Lexicon:
         for lang, words in latin.items()
     }
     cues = {lang: fw[lang] | frozenset(own[lang]) for lang in fw}
+    counters = sorted(data["counters"], key=len, reverse=True)
+    units = sorted(
+        (normalise(w) for ws in data["count_skip"].values() for w in ws if CJK_RUN.search(w)),
+        key=len,
+        reverse=True,
+    )
+    cjk_count_rx = re.compile(
+        r"(?:\d+|"
+        + "|".join(map(re.escape, cjk_nums))
+        + r")\s*(?:"
+        + "|".join(map(re.escape, sorted(counters + units, key=len, reverse=True)))
+        + ")"
+    )
     return Lexicon(
         controls=tuple((kind, cue_rx(flat(langs))) for kind, langs in data["controls"].items()),
         keys=tuple((key, cue_rx(words)) for key, words in data["keys"].items()),
         numbers=numbers,
         number_rx=number_rx,
         count_skip=frozenset(normalise(w) for ws in data["count_skip"].values() for w in ws),
-        counters=tuple(sorted(data["counters"], key=len, reverse=True)),
+        counters=tuple(counters),
+        cjk_count_rx=cjk_count_rx,
         elements=tuple((kind, cue_rx(words)) for kind, words in data["slide_elements"].items()),
         slide_rx=cue_rx(data["slide_words"]),
         generic=frozenset(w for w in generic if not CJK_RUN.search(w))

@@ -9,8 +9,8 @@ from cogevol.checklist import subjects
 from cogevol.checklist.language import detect_language
 from cogevol.checklist.lexicon import Lexicon, lexicon
 from cogevol.checklist.model import MAX_MENTIONS, Check, Checklist
-from cogevol.checklist.scripts import CJK_RUN, LATIN_WORD, ending_added, latin_words
-from cogevol.request_lexicon import normalise
+from cogevol.checklist.scripts import CJK_RUN, HANGUL, LATIN_WORD, ending_added, latin_words
+from cogevol.request_lexicon import PLACEHOLDER, SELF_INTRODUCTIONS, normalise
 
 # code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
 # file names, colours and hyphenated fragments ("single-file")
@@ -26,6 +26,32 @@ _QUOTED = re.compile(
     r"[\"“”«»„「『]\s*([^\"“”«»„」』]{1,30}?)\s*[\"“”«»」』]|(?<![a-z])'([^']{1,30})'(?![a-z])"
 )
 
+# Korean particles (josa), longest first
+_PARTICLES = (
+    "에서",
+    "으로",
+    "에게",
+    "한테",
+    "까지",
+    "부터",
+    "처럼",
+    "보다",
+    "이랑",
+    "의",
+    "를",
+    "을",
+    "에",
+    "는",
+    "은",
+    "가",
+    "이",
+    "와",
+    "과",
+    "로",
+    "랑",
+)
+# "my name is", "我叫": how the user introduces themselves is never what the page is about
+_SELF_INTRO = re.compile("|".join(map(re.escape, SELF_INTRODUCTIONS)))
 _CLITIC = re.compile(r"'(?:s|ll|re|ve|d|m)$")
 _ALTERNATIVE = re.compile(r"(?<![\w/.:])([^\W\d_][\w\-]*)/[^\W\d_][\w\-]*(?![\w/])")
 
@@ -49,12 +75,27 @@ def _content_words(text: str, lex: Lexicon) -> list[str]:
             if not any(_inflected(w, o) for o in out):  # "questions" after "question": one thing
                 out.append(w)
     for run in CJK_RUN.findall(text):
+        hangul = HANGUL.match(run) is not None
         for g in lex.generic_cjk:
-            run = run.replace(g, " ")
-        for piece in (*lex.counters, *(k for k in lex.numbers if CJK_RUN.search(k))):
-            run = run.replace(piece, " ")
-        out += [p for p in run.split() if 2 <= len(p) <= 8]
+            # Korean writes words apart and its particles after them: a one-syllable entry
+            # (를, 이, 가) is a particle to strip from the end, not a piece of 이차함수 or 가능한
+            if not (hangul and len(g) == 1):
+                run = run.replace(g, " ")
+        pieces = run.split()
+        if hangul:
+            pieces = [_without_particle(p, lex) for p in pieces]
+        out += [p for p in pieces if 2 <= len(p) <= 8]
     return list(dict.fromkeys(out))[:MAX_MENTIONS]
+
+
+def _without_particle(word: str, lex: Lexicon) -> str:
+    """A Korean word without the particle after it (화산과 -> 화산, 슬라이드를 -> 슬라이드), when
+    two syllables are left (사과, 지도 keep theirs); "" when what is left is request vocabulary."""
+    for p in _PARTICLES:
+        if word.endswith(p) and len(word) - len(p) >= 2:
+            word = word[: -len(p)]
+            break
+    return "" if word in lex.generic_cjk else word
 
 
 def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
@@ -148,7 +189,9 @@ def _code_clauses(text: str, lex: Lexicon) -> list[str]:
 
 def plan_rules(request: str, modality: str = "html") -> Checklist:
     """The checklist the rules read from `request` alone (modality "html" or "slide")."""
-    if not normalise(request or ""):
+    # what the traffic miner scrubbed (<NAME>, <EMAIL>) is nothing a page can show
+    request = PLACEHOLDER.sub(" ", request or "")
+    if not normalise(request):
         return Checklist((), "rules", "")
     lex = lexicon()
     lang = detect_language(request, min_letters=6) or "en"
@@ -247,15 +290,18 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
     # identifiers, file names and numbers are how to build it, not what to show; examples
     # ("e.g. a red dot", "比如红点、波形") are one way among others, not must-haves
     # (a store the code is asked to use, "localStorage", stays: it makes its clause a code check)
+    # a CJK numeral and its counter are a count only together ("五个", "3 张"): apart they are
+    # part of a word (三角形, 人口, 轨道, 설명) and stay in it
     rest = _without_examples(
         normalise(
             _CODE.sub(
                 lambda m: m.group() if lex.code_markers.fullmatch(normalise(m.group())) else " ",
-                request,
+                lex.cjk_count_rx.sub(" ", request),
             )
         ),
         lex,
     )
+    rest = _SELF_INTRO.sub(" ", rest)
     for c in checks:  # the words that named a control, a key or an element are not the topic
         if c.check in ("control", "key", "element", "label") and c.cue:
             rest = rest.replace(c.cue, " ")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from cogevol.request_lexicon import SELF_INTRODUCTIONS
+
 _PATTERNS = {
     "SECRET": r"(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}"
     r"|(?i:password|passwd|pwd|密码)\s*[:=：]\s*\S+",
@@ -30,11 +32,7 @@ _PATTERNS = {
     r"|我叫[\u4e00-\u9fff]{2,3}|私の名前は[^\s、。です<>]{1,8}(?=です)"
     r"|제 이름은\s?[가-힣]{2,4}(?=입니다)",
 }
-_NAME_LEAD = re.compile(
-    r"^(my name is|i am called|je m'appelle|me llamo|ich heiße|meu nome é|mi chiamo"
-    r"|我叫|私の名前は|제 이름은)\s*",
-    re.I,
-)
+_NAME_LEAD = re.compile(r"^(" + "|".join(map(re.escape, SELF_INTRODUCTIONS)) + r")\s*", re.I)
 
 
 def _compile() -> re.Pattern:
