@@ -9,7 +9,7 @@ from cogevol.checklist import subjects
 from cogevol.checklist.language import detect_language
 from cogevol.checklist.lexicon import Lexicon, lexicon
 from cogevol.checklist.model import MAX_MENTIONS, Check, Checklist
-from cogevol.checklist.scripts import CJK_RUN, HANGUL, LATIN_WORD, ending_added, latin_words
+from cogevol.checklist.scripts import CJK_RUN, HANGUL, KANA, LATIN_WORD, ending_added, latin_words
 from cogevol.request_lexicon import PLACEHOLDER, SELF_INTRODUCTIONS, normalise
 
 # code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
@@ -101,6 +101,8 @@ def _without_particle(word: str, lex: Lexicon) -> str:
 def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
     """(n, noun, cue) for "12 cards", "three cities", "五个城市", "다섯 개의 행성"."""
     out = []
+    # Japanese and Korean also count after the noun ("問いを2つ", "문제 다섯 개")
+    noun_first = bool(KANA.search(text) or HANGUL.search(text))
     for m in lex.number_rx.finditer(text):
         raw = m.group(1) or m.group(2) or m.group(3)
         n = int(raw) if raw.isdigit() else lex.numbers.get(raw)
@@ -117,6 +119,9 @@ def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
             noun = re.match(r"[\u3400-\u9fff\u30a0-\u30ff]+|[\uac00-\ud7af]+", rest)
             noun = re.sub(r"(이|가|을|를|은|는|의|들)$", "", noun.group()) if noun else ""
             noun = re.split(r"[的之の]", noun)[0][:4]
+            # a counter with no の/의 after it follows its noun: 惑星を8つ表示 counts 惑星, not 表示
+            if noun_first and counter and not counter.endswith(("の", "의")):
+                noun = _noun_before(text[: m.start()]) or noun
         else:
             words = LATIN_WORD.findall(rest.replace("-", " "))
             noun = words[0] if words else ""
@@ -126,6 +131,19 @@ def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
             continue
         out.append((n, noun, text[m.start() : m.end() + len(noun) + 6].strip()))
     return out
+
+
+_NOUN_BEFORE = re.compile(r"([\u3040-\u30ff\u3400-\u9fff]+|[\uac00-\ud7af]+)\s*$")
+
+
+def _noun_before(text: str) -> str:
+    """The Japanese or Korean noun a count comes after, without its particle (問いを -> 問い,
+    문제를 -> 문제; 太陽系の惑星を -> 惑星)."""
+    m = _NOUN_BEFORE.search(text)
+    if not m:
+        return ""
+    noun = re.split(r"の", m.group(1))[-1]
+    return re.sub(r"(を|が|は|も|를|을|이|가|은|는|도)$", "", noun)[-4:]
 
 
 def _skipped(noun: str, counter: str, lex: Lexicon) -> bool:

@@ -63,6 +63,10 @@ def test_rules_read_controls_labels_keys_counts_and_content_words():
     ("做一个有十二张卡片的记忆游戏", "zh", ("卡片", 12), "记忆"),
     ("五つの惑星が回る太陽系のアニメーションを作ってください", "ja", ("惑星", 5), "惑星"),
     ("다섯 개의 행성이 도는 태양계 애니메이션을 만들어 주세요", "ko", ("행성", 5), "태양계"),
+    # Japanese and Korean also count after the noun
+    ("惑星を8つ表示する太陽系のページを作ってください", "ja", ("惑星", 8), "太陽系"),
+    ("구구단 퀴즈를 만들어 주세요. 문제는 다섯 개로", "ko", ("문제", 5), "구구단"),
+    ("문제를 5개 내는 구구단 퀴즈를 만들어 주세요", "ko", ("문제", 5), "구구단"),
 ])
 def test_rules_in_the_other_traffic_languages(request_text, lang, count, word):
     c = plan_rules(request_text)
