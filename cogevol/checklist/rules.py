@@ -26,7 +26,9 @@ _QUOTED = re.compile(
     r"[\"“”«»„「『]\s*([^\"“”«»„」』]{1,30}?)\s*[\"“”«»」』]|(?<![a-z])'([^']{1,30})'(?![a-z])"
 )
 
-# Korean particles (josa), longest first
+# Korean endings, longest first: particles no noun ends in come off any word (분을, 키와 -> 분,
+# 키: one syllable, no mention); those some nouns end in (결과, 국가, 높이, 미로) and the endings
+# of 하다 verbs (설정할, 추가하고) only when two syllables are left
 _PARTICLES = (
     "에서",
     "으로",
@@ -37,19 +39,16 @@ _PARTICLES = (
     "처럼",
     "보다",
     "이랑",
-    "의",
-    "를",
     "을",
+    "를",
+    "의",
     "에",
     "는",
     "은",
-    "가",
-    "이",
     "와",
-    "과",
-    "로",
     "랑",
 )
+_ENDINGS = ("하고", "하는", "하면", "하기", "해요", "과", "가", "이", "로", "할", "한")
 # "my name is", "我叫": how the user introduces themselves is never what the page is about
 _SELF_INTRO = re.compile("|".join(map(re.escape, SELF_INTRODUCTIONS)))
 _CLITIC = re.compile(r"'(?:s|ll|re|ve|d|m)$")
@@ -89,12 +88,13 @@ def _content_words(text: str, lex: Lexicon) -> list[str]:
 
 
 def _without_particle(word: str, lex: Lexicon) -> str:
-    """A Korean word without the particle after it (화산과 -> 화산, 슬라이드를 -> 슬라이드), when
-    two syllables are left (사과, 지도 keep theirs); "" when what is left is request vocabulary."""
-    for p in _PARTICLES:
-        if word.endswith(p) and len(word) - len(p) >= 2:
-            word = word[: -len(p)]
-            break
+    """A Korean word without the particle or verb ending after it (화산과 -> 화산, 슬라이드를 ->
+    슬라이드, 설정할 -> 설정; 결과, 높이 keep theirs); "" when what is left is request
+    vocabulary."""
+    p = next((p for p in _PARTICLES if word.endswith(p)), "")
+    if not p:
+        p = next((p for p in _ENDINGS if word.endswith(p) and len(word) - len(p) >= 2), "")
+    word = word[: len(word) - len(p)]
     return "" if word in lex.generic_cjk else word
 
 
@@ -116,11 +116,14 @@ def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
             if m.group(3) and not counter:
                 continue
             rest = rest[len(counter) :].lstrip()
+            # の / 의 after the count links it to the noun after (5問のクイズ, 다섯 개의 행성)
+            linked = counter.endswith(("の", "의")) or rest.startswith(("の", "의"))
+            rest = rest[1:].lstrip() if rest.startswith(("の", "의")) else rest
             noun = re.match(r"[\u3400-\u9fff\u30a0-\u30ff]+|[\uac00-\ud7af]+", rest)
             noun = re.sub(r"(이|가|을|를|은|는|의|들)$", "", noun.group()) if noun else ""
             noun = re.split(r"[的之の]", noun)[0][:4]
-            # a counter with no の/의 after it follows its noun: 惑星を8つ表示 counts 惑星, not 表示
-            if noun_first and counter and not counter.endswith(("の", "의")):
+            # otherwise a Japanese or Korean count follows its noun: 惑星を8つ表示 counts 惑星
+            if noun_first and counter and not linked:
                 noun = _noun_before(text[: m.start()]) or noun
         else:
             words = LATIN_WORD.findall(rest.replace("-", " "))

@@ -67,6 +67,7 @@ def test_rules_read_controls_labels_keys_counts_and_content_words():
     ("惑星を8つ表示する太陽系のページを作ってください", "ja", ("惑星", 8), "太陽系"),
     ("구구단 퀴즈를 만들어 주세요. 문제는 다섯 개로", "ko", ("문제", 5), "구구단"),
     ("문제를 5개 내는 구구단 퀴즈를 만들어 주세요", "ko", ("문제", 5), "구구단"),
+    ("5問のクイズを作ってください。テーマは惑星", "ja", ("クイズ", 5), "惑星"),
 ])
 def test_rules_in_the_other_traffic_languages(request_text, lang, count, word):
     c = plan_rules(request_text)
@@ -282,6 +283,10 @@ def test_layout_words_hedges_and_alternatives_are_not_things(request_text, gone,
     ("이차함수 개념도 에디터를 만들어줘. 화산과 지진도 넣어줘", {"차함수", "념도", "디터"},
      {"이차함수", "개념도", "에디터", "화산"}),
     ("분수의 덧셈에 대한 발표 자료 9장을 부탁해", {"대한", "발표", "자료", "장을", "부탁해"}, {"분수", "덧셈"}),
+    # a one-syllable noun's particle leaves nothing to name; nouns that end like a particle keep it
+    ("분을 설정할 수 있는 타이머 앱을 만들어 주세요. 결과와 높이, 미로를 보여야 해요",
+     {"분을", "앱을", "설정할", "해요"}, {"설정", "타이머", "결과", "높이", "미로"}),
+    ("5問のクイズを作って", set(), {"クイズ"}),
 ])
 def test_how_a_request_asks_is_not_what_it_names(request_text, gone, kept):
     named = set(mentions(plan_rules(request_text)))
