@@ -83,6 +83,8 @@ def _content_words(text: str, lex: Lexicon) -> list[str]:
         pieces = run.split()
         if hangul:
             pieces = [_without_particle(p, lex) for p in pieces]
+        elif KANA.search(run):
+            pieces = [_without_okurigana(p) for p in pieces]
         out += [p for p in pieces if 2 <= len(p) <= 8]
     return list(dict.fromkeys(out))[:MAX_MENTIONS]
 
@@ -96,6 +98,19 @@ def _without_particle(word: str, lex: Lexicon) -> str:
         p = next((p for p in _ENDINGS if word.endswith(p) and len(word) - len(p) >= 2), "")
     word = word[: len(word) - len(p)]
     return "" if word in lex.generic_cjk else word
+
+
+_HIRAGANA_TAIL = re.compile(r"(?<=[\u30a0-\u30ff\u3400-\u9fff])[\u3040-\u309f]+$")
+
+
+def _without_okurigana(piece: str) -> str:
+    """A Japanese piece as a thing: a word's kana ending off when two characters are left
+    (入力し -> 入力; 答え, 問い keep theirs), nothing for two kana alone (よう, るこ: the grammar
+    left between cut words)."""
+    if re.fullmatch(r"[\u3040-\u309f]{1,2}", piece):
+        return ""
+    tail = _HIRAGANA_TAIL.search(piece)
+    return piece[: tail.start()] if tail and tail.start() >= 2 else piece
 
 
 def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:

@@ -287,6 +287,9 @@ def test_layout_words_hedges_and_alternatives_are_not_things(request_text, gone,
     ("분을 설정할 수 있는 타이머 앱을 만들어 주세요. 결과와 높이, 미로를 보여야 해요",
      {"분을", "앱을", "설정할", "해요"}, {"설정", "타이머", "결과", "높이", "미로"}),
     ("5問のクイズを作って", set(), {"クイズ"}),
+    # Japanese: the grammar between cut words names nothing, a verb's kana ending comes off
+    ("やることリストのアプリを作ってください。タスクを入力し、削除ができるように。", {"るこ", "よう", "入力し"},
+     {"タスク", "入力"}),
 ])
 def test_how_a_request_asks_is_not_what_it_names(request_text, gone, kept):
     named = set(mentions(plan_rules(request_text)))
