@@ -236,6 +236,20 @@ def test_a_purpose_label_matches_that_purpose_in_any_language():
     assert run_check(label, other).status == "unmet"
 
 
+@pytest.mark.parametrize("request_text, icon, other", [
+    ("录音机：Start / Pause / Stop 三个按钮", "⏸", "⏺"),
+    ("A recorder with start, pause and stop buttons", "⏹️", "⏺"),
+    ("Une courbe avec un bouton de réinitialisation", "↻", "⏸"),
+    ("A card game with a shuffle button", "🔀", "↻"),
+])
+def test_a_media_control_symbol_names_its_purpose_in_every_language(request_text, icon, other):
+    labels = [x for x in plan_rules(request_text).checks if x.check == "label"]
+    page = PageFacts(text="录音 recorder", controls=[{"kind": "click", "label": icon, "verdict": "live"}])
+    assert any(run_check(x, page).status == "met" for x in labels), labels
+    page = PageFacts(text="录音 recorder", controls=[{"kind": "click", "label": other, "verdict": "live"}])
+    assert all(run_check(x, page).status == "unmet" for x in labels), labels
+
+
 @pytest.mark.parametrize("request_text, gone", [
     ("Fais une simulation de pendule en HTML avec un compteur de points, thème orange.", {"thème", "orange", "compteur"}),
     ("Can you write a self-contained HTML file for a wave interference demo? It needs a dark gray theme.", {"gray", "theme", "needs"}),
