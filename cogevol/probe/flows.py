@@ -13,7 +13,8 @@ of a label group (cogevol/checklist/lexicon.yaml flow_labels; `or_key`: press th
 last field typed into when there is none), `press` a key, `wait` MS. Expectations (`expect`),
 after the last step, against the first state: TEXT `appears`, TEXT `disappears`, the visible
 text `changes`. A flow is met, unmet (with the step or expectation that failed) or
-unverifiable (the budget ran out, the copy did not load).
+unverifiable (the budget ran out, the copy did not load, or a search changed nothing on a page
+that listed fewer than two alike items: there was nothing to narrow).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from cogevol.errors import CogevolError
 from cogevol.probe.budget import Budget
 from cogevol.probe.config import Control, ProbeConfig
 from cogevol.probe.session import Session
+
+NOTHING_CHANGED = "nothing shown changed"
 
 
 class StepFailed(CogevolError):
@@ -142,7 +145,7 @@ def _met(expect: list[dict], first: str, last: str) -> str:
         if "disappears" in e and e["disappears"] in last:
             return f"{e['disappears']!r} is still shown"
         if e.get("changes") and last == first:
-            return "nothing shown changed"
+            return NOTHING_CHANGED
     return ""
 
 
@@ -160,6 +163,9 @@ async def run_flow(
     s = await open_page()
     await s.run(quiet_ms)
     first = await s.call("flowText")
+    # a search narrows a list: with fewer than two items listed, nothing it does can show
+    searches = any(x.get("do") == "type" and x.get("into") == "search" for x in flow["steps"])
+    listed = await s.call("listed") if searches else None
     typed: list[int] = []
     for k, step in enumerate(flow["steps"], 1):
         try:
@@ -169,6 +175,12 @@ async def run_flow(
         await s.run(int(step["ms"]) if step.get("do") == "wait" else cfg.settle_ms)
     why = _met(list(flow["expect"]), first, await s.call("flowText"))
     steps = "; ".join(_describe(x) for x in flow["steps"])
+    if why == NOTHING_CHANGED and listed is not None and listed < 2:
+        return {
+            "name": name,
+            "status": "unverifiable",
+            "reason": f"after {steps}: {why}, but nothing was listed to search",
+        }
     if why:
         return {"name": name, "status": "unmet", "reason": f"after {steps}: {why}"}
     return {"name": name, "status": "met", "reason": f"{steps}: as asked"}

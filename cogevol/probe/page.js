@@ -293,6 +293,21 @@
       if (search) { const best = hits.find((h) => h[1]); return best ? best[0] : hits.length ? hits[0][0] : -1; }
       return hits.length ? hits[0][0] : -1;
     },
+    // the largest group of alike visible siblings that show text and are not form controls:
+    // the items a search could narrow (a notes app with no note yet lists none)
+    listed() {
+      const groups = new Map();
+      let best = 0;
+      for (const el of allElements(document)) {
+        const p = el.parentElement;
+        if (!p || /^(BUTTON|INPUT|SELECT|TEXTAREA|OPTION|LABEL)$/.test(el.tagName) || el.getAttribute('role') === 'button') continue;
+        if (!visible(el) || !(el.innerText || '').trim()) continue;
+        const sig = el.tagName + '.' + (typeof el.className === 'string' ? el.className.trim().split(/\s+/).sort().join('.') : '');
+        let g = groups.get(p); if (!g) groups.set(p, (g = new Map()));
+        const n = (g.get(sig) || 0) + 1; g.set(sig, n); if (n > best) best = n;
+      }
+      return best;
+    },
     // indices of the operable, empty text fields (a form to fill)
     flowEmpty() {
       const out = [];

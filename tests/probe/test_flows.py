@@ -45,3 +45,24 @@ def test_flows_are_met_by_a_working_page_and_unmet_by_one_whose_step_does_nothin
     assert full.reward > dead.reward and calc.reward > calc_broken.reward
     # the flows ran on copies: the page under test's own verdict is its play-through's
     assert full.probe.flows and full.probe.explore["depth_reached"] == 1
+
+
+NOTES = ("<!doctype html><html><body><h1>Notes</h1><input id=q type=search placeholder=Search>"
+         "<button id=add>New note</button><div id=list>{items}</div><script>"
+         "add.onclick=()=>{{const d=document.createElement('div');d.className='note';d.textContent='Note '+list.children.length;list.append(d)}};"
+         "q.oninput=()=>{{{search}}}</script></body></html>")
+FILTER = "for(const n of list.children)n.style.display=n.textContent.toLowerCase().includes(q.value.toLowerCase())?'':'none'"
+
+
+def test_a_search_with_nothing_listed_is_unverifiable_and_a_dead_search_over_a_list_is_unmet():
+    ask = "A notes app: add notes and search them"
+    three = "".join(f"<div class=note>Note about {w}</div>" for w in ("apples", "boats", "clouds"))
+    empty_dead, listed_dead, listed_works = scored([
+        (NOTES.format(items="", search="0"), ask),
+        (NOTES.format(items=three, search="0"), ask),
+        (NOTES.format(items=three, search=FILTER), ask),
+    ])
+    assert flows(empty_dead)["search_list"]["status"] == "unverifiable"
+    assert "nothing was listed" in flows(empty_dead)["search_list"]["reason"]
+    assert flows(listed_dead)["search_list"]["status"] == "unmet"
+    assert flows(listed_works)["search_list"]["status"] == "met"
