@@ -9,7 +9,15 @@ from cogevol.checklist import subjects
 from cogevol.checklist.language import detect_language
 from cogevol.checklist.lexicon import Lexicon, lexicon
 from cogevol.checklist.model import MAX_MENTIONS, Check, Checklist
-from cogevol.checklist.scripts import CJK_RUN, HANGUL, KANA, LATIN_WORD, ending_added, latin_words
+from cogevol.checklist.scripts import (
+    CJK_RUN,
+    HANGUL,
+    KANA,
+    LATIN_WORD,
+    ending_added,
+    latin_words,
+    strip_accents,
+)
 from cogevol.request_lexicon import PLACEHOLDER, SELF_INTRODUCTIONS, normalise
 
 # code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
@@ -61,6 +69,23 @@ def _inflected(a: str, b: str) -> bool:
     return ending_added(*sorted((a, b), key=len), 4)
 
 
+# Spanish and Portuguese write an object pronoun onto the verb: borrarlas, adicioná-las
+_ENCLITIC = re.compile(
+    r"^(.{3,}?[aeií]r)(?:me|te|se|nos|lo|la|los|las|le|les)$|^(.{3,}?)-(?:[mts]e|nos|l?[oa]s?|lhes?)$"
+)
+
+
+def _request_verb(word: str, lex: Lexicon) -> bool:
+    """A request verb with its pronoun on (borrarlas, excluí-las): request vocabulary too. Only a
+    verb the vocabulary holds is dropped, so a noun that merely ends like one (charla, suerte)
+    stays."""
+    m = _ENCLITIC.match(word)
+    if not m:
+        return False
+    verb = m.group(1) or m.group(2)
+    return verb in lex.generic or strip_accents(verb) + "r" in lex.generic
+
+
 def _content_words(text: str, lex: Lexicon) -> list[str]:
     """The things a request names: Latin words of 3+ letters that are neither function words nor
     request vocabulary, and CJK runs left once the request vocabulary is cut out; in order."""
@@ -70,6 +95,8 @@ def _content_words(text: str, lex: Lexicon) -> list[str]:
         if w.endswith("n't"):  # don't, can't, won't: a negated verb is never a thing
             continue
         w = _CLITIC.sub("", w)  # the player's score, it'll: the word without its clitic
+        if _request_verb(w, lex):
+            continue
         if len(w) >= 3 and w not in lex.generic and not w.isdigit() and w not in lex.numbers:
             if not any(_inflected(w, o) for o in out):  # "questions" after "question": one thing
                 out.append(w)

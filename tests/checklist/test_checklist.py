@@ -301,6 +301,9 @@ def test_layout_words_hedges_and_alternatives_are_not_things(request_text, gone,
     ("분을 설정할 수 있는 타이머 앱을 만들어 주세요. 결과와 높이, 미로를 보여야 해요",
      {"분을", "앱을", "설정할", "해요"}, {"설정", "타이머", "결과", "높이", "미로"}),
     ("5問のクイズを作って", set(), {"クイズ"}),
+    # a request verb with its pronoun on is a request verb; a noun that ends like one is a noun
+    ("Una charla sobre la suerte, donde pueda mostrarla y borrarla", {"pueda", "mostrarla", "borrarla"},
+     {"charla", "suerte"}),
     # Japanese: the grammar between cut words names nothing, a verb's kana ending comes off
     ("やることリストのアプリを作ってください。タスクを入力し、削除ができるように。", {"るこ", "よう", "入力し"},
      {"タスク", "入力"}),
@@ -343,6 +346,9 @@ def test_phrases_and_elided_words_are_found(word, text, met):
 @pytest.mark.parametrize("request_text, flows", [
     ("Build a to-do list: add tasks and delete them", {"add_item", "delete_item"}),
     ("Crea una lista de tareas donde puedo añadir y borrar tareas", {"add_item", "delete_item"}),
+    # the pronoun written onto the verb (borrarlas, excluí-las) still names the flow
+    ("Una lista de tareas donde pueda añadir tareas, marcarlas como hechas y borrarlas", {"add_item", "delete_item"}),
+    ("Uma lista de tarefas onde posso adicionar tarefas e excluí-las", {"add_item", "delete_item"}),
     ("做一个待办事项应用，可以添加和删除任务", {"add_item", "delete_item"}),
     ("Baue einen Trinkgeldrechner", {"compute"}),
     ("カウントダウンタイマーを作って、スタートボタンで開始", {"start_timer"}),
