@@ -199,6 +199,19 @@
     if (!groupIds.has(p)) groupIds.set(p, String(++nGroups));
     return groupIds.get(p);
   };
+  // groups of alike siblings (one parent, one tag and class list): add() counts an element into
+  // its group and returns the group's size so far; sizes() lists every group's size
+  const alikeGroups = () => {
+    const groups = new Map();
+    return {
+      add(el) {
+        const sig = el.tagName.toUpperCase() + '.' + (typeof el.className === 'string' ? el.className.trim().split(/\s+/).sort().join('.') : '');
+        let g = groups.get(el.parentElement); if (!g) groups.set(el.parentElement, (g = new Map()));
+        const n = (g.get(sig) || 0) + 1; g.set(sig, n); return n;
+      },
+      sizes() { return [...groups.values()].flatMap((g) => [...g.values()]); },
+    };
+  };
   const P = (window.__cogevolProbe = {
     controls: [],
     // one control's record: its kind, whether a user could operate it now, and what it reads
@@ -296,15 +309,11 @@
     // the largest group of alike visible siblings that show text and are not form controls:
     // the items a search could narrow (a notes app with no note yet lists none)
     listed() {
-      const groups = new Map();
+      const alike = alikeGroups();
       let best = 0;
       for (const el of allElements(document)) {
-        const p = el.parentElement;
-        if (!p || /^(BUTTON|INPUT|SELECT|TEXTAREA|OPTION|LABEL)$/.test(el.tagName) || el.getAttribute('role') === 'button') continue;
-        if (!visible(el) || !(el.innerText || '').trim()) continue;
-        const sig = el.tagName + '.' + (typeof el.className === 'string' ? el.className.trim().split(/\s+/).sort().join('.') : '');
-        let g = groups.get(p); if (!g) groups.set(p, (g = new Map()));
-        const n = (g.get(sig) || 0) + 1; g.set(sig, n); if (n > best) best = n;
+        if (!el.parentElement || /^(BUTTON|INPUT|SELECT|TEXTAREA|OPTION|LABEL)$/.test(el.tagName) || el.getAttribute('role') === 'button') continue;
+        if (visible(el) && (el.innerText || '').trim()) best = Math.max(best, alike.add(el));
       }
       return best;
     },
@@ -409,7 +418,7 @@
     facts() {
       const body = document.body || document.documentElement;
       const parts = [document.title, body ? body.innerText : ''];
-      const groups = new Map();
+      const alike = alikeGroups();
       let drawn = 0;
       const screen = innerWidth * innerHeight;
       const shown = (n) => (n.checkVisibility ? n.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(n));
@@ -424,14 +433,11 @@
         if (el.shadowRoot) parts.push(shadowText(el));
         if (!el.parentElement || !shown(el)) continue;
         if (/^(CANVAS|SVG|VIDEO|IMG)$/.test(tag)) { const r = el.getBoundingClientRect(); drawn += r.width * r.height; }
-        const key = el.parentElement;
-        const sig = tag + '.' + (typeof el.className === 'string' ? el.className.trim().split(/\s+/).sort().join('.') : '');
-        let g = groups.get(key); if (!g) groups.set(key, (g = new Map()));
-        g.set(sig, (g.get(sig) || 0) + 1);
+        alike.add(el);
       }
       parts.push(...G.canvasTexts);
       const sizes = new Set();
-      for (const g of groups.values()) for (const n of g.values()) if (n >= 2 && sizes.size < 60) sizes.add(n);
+      for (const n of alike.sizes()) if (n >= 2 && sizes.size < 60) sizes.add(n);
       const text = parts.filter(Boolean).join('\n').slice(0, 30000);
       return { text, groups: [...sizes].sort((a, b) => a - b), scene: drawn >= 0.3 * screen && (body ? body.innerText.trim().length : 0) < 200 };
     },
