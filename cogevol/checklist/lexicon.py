@@ -35,11 +35,15 @@ class Lexicon:
     # (name, inherent, request words, label words)
     purposes: tuple[tuple[str, bool, re.Pattern, re.Pattern], ...]
     toggle_rx: re.Pattern
+    automatic_rx: re.Pattern  # a purpose the page does by itself ("resets after 200 frames")
     code_verbs: re.Pattern  # a clause asking the code to do something starts with one
     code_markers: re.Pattern  # ... and names an algorithm, a heuristic, a formula, a store
     example_rx: re.Pattern  # "e.g.", "such as", "比如": what follows are examples, none a must
-    # flow name -> (request word groups that call for it, steps, expectations)
-    flows: tuple[tuple[str, tuple[re.Pattern, ...], tuple[dict, ...], tuple[dict, ...]], ...]
+    # flow name -> (alternatives, each the request word groups that together call for it,
+    # steps, expectations)
+    flows: tuple[
+        tuple[str, tuple[tuple[re.Pattern, ...], ...], tuple[dict, ...], tuple[dict, ...]], ...
+    ]
     flow_labels: dict[str, tuple[str, ...]]  # label group -> words a control's label may hold
     scaffold: Scaffold  # the template around a request's task (role-play, constraints, grading)
 
@@ -57,7 +61,7 @@ def lexicon() -> Lexicon:
     latin_nums = sorted((k for k in numbers if not CJK_RUN.search(k)), key=len, reverse=True)
     cjk_nums = sorted((k for k in numbers if CJK_RUN.search(k)), key=len, reverse=True)
     number_rx = re.compile(
-        r"(?<![0-9A-Za-z.])(\d{1,3})(?![\d.,:])|(?<![\w])("
+        r"(?<![0-9A-Za-z.#])(\d{1,3})(?![\d.,:A-Za-z])|(?<![\w])("
         + "|".join(map(re.escape, latin_nums))
         + r")(?![\w])|("
         + "|".join(map(re.escape, cjk_nums))
@@ -117,6 +121,7 @@ def lexicon() -> Lexicon:
             for name, p in data["purposes"].items()
         ),
         toggle_rx=cue_rx(data["toggle_words"]),
+        automatic_rx=cue_rx(data["automatic_words"]),
         code_verbs=cue_rx(data["code_verbs"]),
         code_markers=cue_rx(data["code_markers"]),
         example_rx=re.compile(
@@ -128,7 +133,10 @@ def lexicon() -> Lexicon:
         flows=tuple(
             (
                 name,
-                tuple(cue_rx(data["flow_words"][g]) for g in f["when"]),
+                tuple(
+                    tuple(cue_rx(data["flow_words"][g]) for g in alt)
+                    for alt in (f["when"] if isinstance(f["when"][0], list) else [f["when"]])
+                ),
                 tuple(f["steps"]),
                 tuple(f["expect"]),
             )

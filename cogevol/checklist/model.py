@@ -3,10 +3,12 @@ result of one check against an answer, and what an answer shows (PageFacts)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cogevol.checklist.language import detect_language
+from cogevol.request_lexicon import normalise
 
 VERSION = 1
 CHECKS = (
@@ -30,7 +32,9 @@ class Check:
     label, a key, a content word, a slide element; for `code`, what the request asks the code to
     use, "manhattan", checked in the source and never a word the page must show); `n` is a count
     where one applies; `aliases` are the same thing's names in other languages (a page in
-    another language than the request's shows those)."""
+    another language than the request's shows those); for `language`, the words the request
+    writes for the page in another script ("FPS", "Earth Day" in a Chinese request), which a page
+    that shows them copies rather than chooses."""
 
     check: str
     value: str = ""
@@ -144,9 +148,18 @@ class PageFacts:
     flows: list[dict] = field(default_factory=list)
     _language: str | None = field(default=None, repr=False, compare=False)
 
-    def language(self) -> str:
+    def language(self, dictated: tuple[str, ...] = ()) -> str:
         """The language of what the answer shows ("" when there is too little text to tell),
-        worked out once."""
+        worked out once; without the `dictated` words (those the request wrote for the page)
+        when there are any."""
+        if dictated:
+            drop = {normalise(w) for w in dictated}
+            own = re.sub(
+                r"[^\W\d_]+(?:['’-][^\W\d_]+)*",
+                lambda m: " " if normalise(m.group()) in drop else m.group(),
+                self.text,
+            )
+            return detect_language(own)
         if self._language is None:
             self._language = detect_language(self.text)
         return self._language

@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cogevol.checklist import CHECKS, MAX_MENTIONS, Check, Checklist, lexicon, plan_rules
+from cogevol.checklist.rules import dictated_words
 from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
 from cogevol.request_lexicon import normalise
 
@@ -210,12 +211,13 @@ def _flow(c: dict, value: str, where: str, cue: str) -> Check:
     return Check("flow", value, cue=cue or value, steps=tuple(steps), expect=tuple(expect))
 
 
-def parse_plan(reply: str, modality: str) -> Checklist:
+def parse_plan(reply: str, modality: str, request: str = "") -> Checklist:
     """The checklist an LLM reply describes, validated strictly (ValueError says what is wrong).
 
     Weights and must-have flags follow the rules planner's conventions: every check weighs 1,
     the mentions share a weight of 2, the mentions are the must-haves (the language is priced,
-    never a must-have)."""
+    never a must-have). With the `request`, the language check carries the words it writes for
+    the page in another script (rules.dictated_words)."""
     obj = parse_json_object(reply)
     lang = obj.get("language")
     if lang not in LANGUAGES:
@@ -289,7 +291,17 @@ def parse_plan(reply: str, modality: str) -> Checklist:
     mentions = [c for c in checks if c.check == "mentions"]
     if len(mentions) > MAX_MENTIONS:
         raise ValueError(f"at most {MAX_MENTIONS} mentions, not {len(mentions)}")
-    out = [Check("language", lang, weight=1.0, cue=f"request written in {lang}")]
+    # the words the request writes for the page in another script are read from the request
+    # itself, whoever planned it: a page that copies them has chosen no language
+    out = [
+        Check(
+            "language",
+            lang,
+            weight=1.0,
+            cue=f"request written in {lang}",
+            aliases=dictated_words(request, lang) if request else (),
+        )
+    ]
     seen: set[tuple] = set()
     for c in checks:
         key = (c.check, normalise(c.value), c.n)
@@ -407,7 +419,7 @@ def stored_plan(cfg: PlannerConfig, request: str, modality: str) -> Checklist | 
         return None
     reply = read_replay(cfg.replay_path).get(plan_key(request, modality))
     try:
-        return parse_plan(reply, modality) if reply is not None else None
+        return parse_plan(reply, modality, request) if reply is not None else None
     except ValueError:
         return None
 
@@ -442,7 +454,7 @@ class ChecklistPlanner:
             if reply is None:
                 return self._fallback(request, modality, NOT_IN_REPLAY)
             try:
-                plan = parse_plan(reply, modality)
+                plan = parse_plan(reply, modality, request)
             except ValueError as e:
                 return self._fallback(request, modality, f"replay reply rejected: {e}")
             self.stats["llm"] += 1
@@ -459,7 +471,7 @@ class ChecklistPlanner:
             except EndpointError as e:
                 return self._fallback(request, modality, f"planner endpoint: {e}")
             try:
-                plan = parse_plan(reply, modality)
+                plan = parse_plan(reply, modality, request)
                 self.stats["llm"] += 1
                 return plan
             except ValueError as e:

@@ -23,7 +23,7 @@ from cogevol.request_lexicon import PLACEHOLDER, SELF_INTRODUCTIONS, normalise
 # code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
 # file names, colours and hyphenated fragments ("single-file")
 _CODE = re.compile(
-    r"`[^`]*`|\b[a-z]+[A-Z]\w*|\b\w*_\w+|(?<![A-Za-z0-9_])[A-Za-z_]*\d[A-Za-z0-9_]*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,6}\b|\b\w+-(?=\w)"
+    r"`[^`]*`|(?<![A-Za-z0-9_])[a-z]+[A-Z][A-Za-z0-9_]*|(?<![A-Za-z0-9_])[A-Za-z0-9]*_[A-Za-z0-9_]+|(?<![A-Za-z0-9_])[A-Za-z_]*\d[A-Za-z0-9_]*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,8}\b|\b\w+-(?=\w)"
 )
 _LABELLED = re.compile(
     r"\b(label(?:l)?ed|called|named|titled|saying|reads)\b|etiquetad|intitul|beschrift|rotulad|标为|写着|ラベル|라벨"
@@ -87,10 +87,35 @@ def _request_verb(word: str, lex: Lexicon) -> bool:
 
 
 def _content_words(text: str, lex: Lexicon) -> list[str]:
-    """The things a request names: Latin words of 3+ letters that are neither function words nor
-    request vocabulary, and CJK runs left once the request vocabulary is cut out; in order."""
+    """The things a request names: Latin words of 3+ letters that are neither function words
+    nor request vocabulary, and CJK runs left once the request vocabulary is cut out. What the
+    request keeps naming (three times or more) first: a long spec names its subject again and
+    again ("Mandelbrot" six times, "每帧放大" once). Then in the order it names them, whatever the
+    script."""
+    text = re.sub(r"https?://\S+|\S+\.(?:js|html|css)\b", " ", text)
     out: list[str] = []
-    for w in latin_words(re.sub(r"https?://\S+|\S+\.(?:js|html|css)\b", " ", text)):
+    pos = 0
+    for run in [*CJK_RUN.finditer(text), None]:
+        out += _latin_things(text[pos : run.start() if run else len(text)], lex, out)
+        if run is not None:
+            out += _cjk_things(run.group(), lex)
+            pos = run.end()
+    out = list(dict.fromkeys(out))
+    tokens = latin_words(text)
+
+    def named(w: str) -> int:
+        if CJK_RUN.match(w):
+            return text.count(w)
+        return sum(t == w or _inflected(w, t) for t in tokens)
+
+    # named three times or more: a long spec's subject; the rest as the request orders them
+    times = {w: named(w) for w in out}
+    return sorted(out, key=lambda w: -times[w] if times[w] >= 3 else 0)[:MAX_MENTIONS]
+
+
+def _latin_things(text: str, lex: Lexicon, before: list[str]) -> list[str]:
+    out: list[str] = []
+    for w in latin_words(text):
         w = w.strip("'-")
         if w.endswith("n't"):  # don't, can't, won't: a negated verb is never a thing
             continue
@@ -98,22 +123,25 @@ def _content_words(text: str, lex: Lexicon) -> list[str]:
         if _request_verb(w, lex):
             continue
         if len(w) >= 3 and w not in lex.generic and not w.isdigit() and w not in lex.numbers:
-            if not any(_inflected(w, o) for o in out):  # "questions" after "question": one thing
+            # "questions" after "question": one thing
+            if not any(_inflected(w, o) for o in [*before, *out]):
                 out.append(w)
-    for run in CJK_RUN.findall(text):
-        hangul = HANGUL.match(run) is not None
-        for g in lex.generic_cjk:
-            # Korean writes words apart and its particles after them: a one-syllable entry
-            # (를, 이, 가) is a particle to strip from the end, not a piece of 이차함수 or 가능한
-            if not (hangul and len(g) == 1):
-                run = run.replace(g, " ")
-        pieces = run.split()
-        if hangul:
-            pieces = [_without_particle(p, lex) for p in pieces]
-        elif KANA.search(run):
-            pieces = [_without_okurigana(p) for p in pieces]
-        out += [p for p in pieces if 2 <= len(p) <= 8]
-    return list(dict.fromkeys(out))[:MAX_MENTIONS]
+    return out
+
+
+def _cjk_things(run: str, lex: Lexicon) -> list[str]:
+    hangul = HANGUL.match(run) is not None
+    for g in lex.generic_cjk:
+        # Korean writes words apart and its particles after them: a one-syllable entry
+        # (를, 이, 가) is a particle to strip from the end, not a piece of 이차함수 or 가능한
+        if not (hangul and len(g) == 1):
+            run = run.replace(g, " ")
+    pieces = run.split()
+    if hangul:
+        pieces = [_without_particle(p, lex) for p in pieces]
+    elif KANA.search(run):
+        pieces = [_without_okurigana(p) for p in pieces]
+    return [p for p in pieces if 2 <= len(p) <= 8]
 
 
 def _without_particle(word: str, lex: Lexicon) -> str:
@@ -250,6 +278,17 @@ def _code_clauses(text: str, lex: Lexicon) -> list[str]:
     return out
 
 
+def dictated_words(request: str, lang: str) -> tuple[str, ...]:
+    """The words a request writes for the page in another script than its own language's: the
+    labels it dictates ("在左上角显示 FPS 指示器", "Earth Day"), and what it quotes. A page that
+    shows them copies the request; they say nothing of the language the page chose."""
+    words = [m.group(1) or m.group(2) or "" for m in _QUOTED.finditer(request)]
+    if lang in ("zh", "ja", "ko"):  # colours and numbers are no words ("#95bbbe", "8px")
+        words.append(re.sub(r"#[0-9a-fA-F]{3,8}\b|\S*\d\S*", " ", request))
+    words = [w for q in words for w in (latin_words(normalise(q)) or [normalise(q)])]
+    return tuple(dict.fromkeys(w for w in words if len(w) > 1))[:60]
+
+
 def plan_rules(request: str, modality: str = "html") -> Checklist:
     """The checklist the rules read from `request` alone (modality "html" or "slide")."""
     # what the traffic miner scrubbed (<NAME>, <EMAIL>) is nothing a page can show
@@ -264,7 +303,15 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
     text = normalise(request)
     # the language is priced, never a must-have: a working page in another language is not an
     # answer to another request
-    checks = [Check("language", lang, weight=1.0, cue=f"request written in {lang}")]
+    checks = [
+        Check(
+            "language",
+            lang,
+            weight=1.0,
+            cue=f"request written in {lang}",
+            aliases=dictated_words(request, lang),
+        )
+    ]
     if modality == "html":
         for kind, rx in lex.controls:
             m = rx.search(text)
@@ -293,7 +340,11 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
             for m in rx.finditer(text):
                 if _inside(m.span(), spans):  # 开始 in 重新开始 (restart) is not a start
                     continue
-                if inherent or _near(button, text, m) or _near(lex.toggle_rx, text, m):
+                near_control = _near(button, text, m) or _near(lex.toggle_rx, text, m)
+                # "resets and loops after 200 frames": the page's own behaviour, no control
+                if inherent and not near_control and _near(lex.automatic_rx, text, m):
+                    continue
+                if inherent or near_control:
                     purposes.append(rx)
                     if any(rx.search(q) for q in quoted):
                         break  # the request quotes its label ("a 'Begin Quiz' button")
@@ -313,11 +364,13 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
             if m:
                 checks.append(Check("key", key, cue=m.group()))
         # what a person must be able to do, as scripts the probe runs (seed 003's flows)
-        for name, when, steps, expect in lex.flows:
-            hits = [rx.search(text) for rx in when]
-            if all(hits):
-                cue = " ... ".join(m.group() for m in hits)
-                checks.append(Check("flow", name, cue=cue, steps=steps, expect=expect))
+        for name, alternatives, steps, expect in lex.flows:
+            for when in alternatives:
+                hits = [rx.search(text) for rx in when]
+                if all(hits):
+                    cue = " ... ".join(m.group() for m in hits)
+                    checks.append(Check("flow", name, cue=cue, steps=steps, expect=expect))
+                    break
         for n, noun, cue in _counts(text, lex):
             if not lex.slide_rx.search(noun):
                 checks.append(Check("count", noun, n=n, cue=cue))

@@ -23,6 +23,18 @@ _BRACKET = re.compile(r"^\s*[\[【]\s*([^\]】]{1,20})\s*[\]】]\s*(.*)$")
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _lead_in(line: str) -> bool:
+    """A sentence that ends in a colon ("创建一个符合以下规格的HTML5 Canvas太阳系动画：") leads into
+    the list after it: it states the task, it is not a section's title."""
+    plain = line.strip()
+    if plain.startswith(("#", "*", "[", "【")) or not plain.endswith((":", "：")):
+        return False
+    return len(_CJK.findall(plain)) >= 12 or len(re.findall(r"[^\W\d_]+", plain)) >= 5
+
+
 class Scaffold:
     def __init__(self, data: dict):
         self.role = cue_rx(data["scaffold_role"])
@@ -61,6 +73,9 @@ class Scaffold:
             header, rest = self._header(line)
             if header is not None:
                 skipping = self.is_scaffold_header(header)
+                if not skipping and _lead_in(line):
+                    out.append(header)  # "Create a solar system with the following specs:"
+                    continue
                 if skipping or not rest.strip():
                     continue
                 line = rest

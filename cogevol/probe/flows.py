@@ -8,11 +8,12 @@ planners (cogevol.checklist: `flow` checks), and the probe runs them here in its
 fresh seeded copy under the paused virtual clock, its quiet window run first, real inputs.
 
 Steps (a flow check's `steps`): `type` TEXT into a field (`into`: text, or search: a search
-field first), `fill` every empty field with TEXT, `click` the control whose label holds a word
-of a label group (cogevol/checklist/lexicon.yaml flow_labels; `or_key`: press that key in the
-last field typed into when there is none), `press` a key, `wait` MS. Expectations (`expect`),
-after the last step, against the first state: TEXT `appears`, TEXT `disappears`, the visible
-text `changes`. A flow is met, unmet (with the step or expectation that failed) or
+field first), `fill` every empty field with TEXT (a page with no field but keys labelled with
+TEXT's characters, a keypad calculator, gets TEXT on its keys), `click` the control whose label
+holds a word of a label group (cogevol/checklist/lexicon.yaml flow_labels; `or_key`: press that
+key in the last field typed into when there is none), `press` a key, `wait` MS. Expectations
+(`expect`), after the last step, against the first state: TEXT `appears`, TEXT `disappears`, the
+visible text `changes`. A flow is met, unmet (with the step or expectation that failed) or
 unverifiable (the budget ran out, the copy did not load, or a search changed nothing on a page
 that listed fewer than two alike items: there was nothing to narrow).
 """
@@ -116,7 +117,13 @@ async def _step(
         if not empty and await _find(s, "text", [], False, controls) >= 0:
             empty = await s.call("flowEmpty")
         if not empty:
-            raise StepFailed("no empty field to fill")
+            # a keypad calculator takes its numbers from its keys, not from a field
+            keys = [await s.call("flowKey", ch) for ch in step["text"]]
+            if not keys or min(keys) < 0:
+                raise StepFailed("no empty field to fill, and no keypad to enter it on")
+            for k in keys:
+                await _click(s, k)
+                await s.call("sync")
         for k in empty:
             await _type(s, k, step["text"])
             typed.append(k)

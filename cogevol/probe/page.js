@@ -318,6 +318,14 @@
       return best;
     },
     // indices of the operable, empty text fields (a form to fill)
+    // a keypad key: the visible, enabled click control labelled exactly `label` ("1", "+")
+    flowKey(label) {
+      for (let i = 0; i < this.controls.length; i++) {
+        const el = this.controls[i];
+        if (el && el.isConnected && kindOf(el)[0] === 'click' && !el.disabled && visible(el) && labelOf(el).trim() === label) return i;
+      }
+      return -1;
+    },
     flowEmpty() {
       const out = [];
       this.controls.forEach((el, i) => { if (el && el.isConnected && kindOf(el)[0] === 'text' && !el.disabled && visible(el) && !el.value) out.push(i); });

@@ -354,6 +354,14 @@ def test_phrases_and_elided_words_are_found(word, text, met):
     ("カウントダウンタイマーを作って、スタートボタンで開始", {"start_timer"}),
     ("검색 가능한 국가 목록", {"search_list"}),
     ("A poster about volcanoes", set()),
+    # computing is the code's job unless the request names a tool or what the user enters
+    ("A tip calculator", {"compute"}),
+    ("Compute the tip from the bill amount the user enters", {"compute"}),
+    ("入力した金額から税込価格を計算する", {"compute"}),
+    ("A solar system whose code computes each planet's orbit", set()),
+    ("使用Web Workers进行位置计算的太阳系动画", set()),
+    # a filter may be buttons or a select: only a search types a query
+    ("A dashboard of sales: filter by region and month", set()),
 ])
 def test_the_rules_plan_the_flows_a_request_names(request_text, flows):
     planned = [c for c in plan_rules(request_text).checks if c.check == "flow"]
@@ -376,3 +384,34 @@ def test_a_translation_cannot_gain_from_words_we_cannot_read_in_it():
     shown = CheckResult("mentions", "行星", "met", "shown", must=True)
     assert request_fit([shown, gap]).subject == 1.0 and request_fit([shown, gap, gap]).subject == 0.5
     assert run_check(Check("mentions", "quiz"), PageFacts(text="Planeten-Quiz: zwei Fragen")).status == "met"
+
+
+def test_a_chinese_request_names_its_things_before_the_english_labels_it_dictates():
+    req = ("创建一个符合以下规格的HTML5 Canvas太阳系动画：\n- 包括：太阳，9颗行星\n- 使用requestAnimationFrame实现平滑动画\n"
+           "- 天王星：#3f575a, #688a8c, #95bbbe\n- 在左上角显示FPS指示器（FPS）和当前地球日计数 (Earth Day)")
+    plan = plan_rules(req)
+    # the lead-in sentence states the task; the request's things come in its order, in Chinese
+    assert mentions(plan)[:3] == ["太阳系", "太阳", "行星"]
+    # camelCase next to CJK is code; a colour is no count
+    assert "requestanimationframe" not in mentions(plan)
+    assert ("count", "行星", 9) in kinds(plan) and not [k for k in kinds(plan) if k[0] == "count" and k[2] == 95]
+    lang = plan.checks[0]
+    assert lang.check == "language" and {"fps", "earth", "day"} <= set(lang.aliases)
+    # a page that shows only the labels the request wrote for it has chosen no language
+    only_labels = run_check(lang, PageFacts(text="FPS: 60 AVG FPS: 59.8 Earth Day: 1234"))
+    assert only_labels.status == "unverifiable" and "words the request wrote" in only_labels.reason
+    english = PageFacts(text="FPS: 60 Earth Day: 12 The Sun and its planets: Mercury is the smallest and closest one")
+    assert run_check(lang, english).status == "unmet"
+    assert run_check(lang, PageFacts(text="FPS: 60 Earth Day: 12 太阳和它的九颗行星绕着太阳旋转")).status == "met"
+
+
+@pytest.mark.parametrize("request_text, label", [
+    ("An ASCII Mandelbrot zoom that renders 200 frames, then resets and loops", None),
+    ("200次后重置动画循环渲染", None),
+    ("A countdown that restarts automatically", None),
+    ("A game of life with a reset button", "reset"),
+    ("一个带重置按钮的计数器，自动保存", "重置"),
+])
+def test_what_the_page_does_by_itself_is_no_control(request_text, label):
+    labels = [c.value for c in plan_rules(request_text).checks if c.check == "label"]
+    assert labels == ([label] if label else [])

@@ -66,3 +66,20 @@ def test_a_search_with_nothing_listed_is_unverifiable_and_a_dead_search_over_a_l
     assert "nothing was listed" in flows(empty_dead)["search_list"]["reason"]
     assert flows(listed_dead)["search_list"]["status"] == "unmet"
     assert flows(listed_works)["search_list"]["status"] == "met"
+
+
+KEYPAD = ("<!doctype html><html><body><h1>Calculator</h1><div id=d>0</div><div id=k></div><script>"
+          "for(const c of '789456123+0='){{const b=document.createElement('button');b.textContent=c;"
+          "b.onclick=()=>{{{body}}};k.append(b)}}</script></body></html>")
+
+
+def test_a_keypad_calculator_gets_its_numbers_on_its_keys():
+    # no field to fill: the flow presses 1 and 2 on the keypad, then =
+    ask = "Build a calculator"
+    works, dead = scored([
+        (KEYPAD.format(body="d.textContent=c==='='?String(eval(d.textContent)):(d.textContent==='0'?'':d.textContent)+c"), ask),
+        (KEYPAD.format(body="0"), ask),
+    ])
+    assert flows(works)["compute"]["status"] == "met", flows(works)
+    assert flows(dead)["compute"]["status"] == "unmet", flows(dead)
+    assert "nothing shown changed" in flows(dead)["compute"]["reason"]
