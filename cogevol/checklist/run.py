@@ -137,16 +137,18 @@ def run_check(c: Check, f: PageFacts, request_lang: str = "") -> CheckResult:
 
     text = normalise(f.text)
     if c.check == "language":
-        # the words the request dictates ("FPS", "Earth Day" in a Chinese request) are the
-        # request's, not the page's choice of language
-        got = f.language(c.aliases)
-        if not got:
-            if c.aliases and f.language():
+        got = f.language()
+        if got != c.value and c.aliases:
+            # the words the request dictates ("FPS", "Earth Day" in a Chinese request) are the
+            # request's, not the page's choice of language: they can only clear a page
+            got = f.language(c.aliases)
+            if not got and f.language():
                 return res(
                     "unverifiable",
                     "the page's own text is too little to tell its language (the rest is "
                     "words the request wrote for it)",
                 )
+        if not got:
             return res("unverifiable", "too little text to tell the language")
         return res(
             "met" if got == c.value else "unmet",

@@ -403,6 +403,10 @@ def test_a_chinese_request_names_its_things_before_the_english_labels_it_dictate
     english = PageFacts(text="FPS: 60 Earth Day: 12 The Sun and its planets: Mercury is the smallest and closest one")
     assert run_check(lang, english).status == "unmet"
     assert run_check(lang, PageFacts(text="FPS: 60 Earth Day: 12 太阳和它的九颗行星绕着太阳旋转")).status == "met"
+    # the request's own words in its own language only ever clear a page
+    en = plan_rules('A solar system with labels "Sun", "Mercury", "Venus", "Earth" and "Mars"').checks[0]
+    assert {"sun", "earth"} <= set(en.aliases)
+    assert run_check(en, PageFacts(text="Sun Mercury Venus Earth Mars Solar System Speed")).status == "met"
 
 
 @pytest.mark.parametrize("request_text, label", [
