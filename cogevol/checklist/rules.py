@@ -89,17 +89,14 @@ def _request_verb(word: str, lex: Lexicon) -> bool:
 def _content_words(text: str, lex: Lexicon) -> list[str]:
     """The things a request names: Latin words of 3+ letters that are neither function words
     nor request vocabulary, and CJK runs left once the request vocabulary is cut out. What the
-    request keeps naming (three times or more) first: a long spec names its subject again and
-    again ("Mandelbrot" six times, "每帧放大" once). Then in the order it names them, whatever the
-    script."""
+    request keeps naming (three times or more) comes first: a long spec names its subject again
+    and again ("Mandelbrot" six times, "太阳" seven, "每帧放大" once)."""
     text = re.sub(r"https?://\S+|\S+\.(?:js|html|css)\b", " ", text)
-    out: list[str] = []
-    pos = 0
-    for run in [*CJK_RUN.finditer(text), None]:
-        out += _latin_things(text[pos : run.start() if run else len(text)], lex, out)
-        if run is not None:
-            out += _cjk_things(run.group(), lex)
-            pos = run.end()
+    # Latin words first: in a CJK request they are names its author wrote as they are
+    # (Mandelbrot, cardioid, ASCII), where a CJK run cut by vocabulary may be a phrase
+    out = _latin_things(text, lex)
+    for run in CJK_RUN.findall(text):
+        out += _cjk_things(run, lex)
     out = list(dict.fromkeys(out))
     tokens = latin_words(text)
 
@@ -113,7 +110,7 @@ def _content_words(text: str, lex: Lexicon) -> list[str]:
     return sorted(out, key=lambda w: -times[w] if times[w] >= 3 else 0)[:MAX_MENTIONS]
 
 
-def _latin_things(text: str, lex: Lexicon, before: list[str]) -> list[str]:
+def _latin_things(text: str, lex: Lexicon) -> list[str]:
     out: list[str] = []
     for w in latin_words(text):
         w = w.strip("'-")
@@ -123,8 +120,7 @@ def _latin_things(text: str, lex: Lexicon, before: list[str]) -> list[str]:
         if _request_verb(w, lex):
             continue
         if len(w) >= 3 and w not in lex.generic and not w.isdigit() and w not in lex.numbers:
-            # "questions" after "question": one thing
-            if not any(_inflected(w, o) for o in [*before, *out]):
+            if not any(_inflected(w, o) for o in out):  # "questions" after "question": one thing
                 out.append(w)
     return out
 
