@@ -317,7 +317,6 @@
       }
       return best;
     },
-    // indices of the operable, empty text fields (a form to fill)
     // a keypad key: the visible, enabled click control labelled exactly `label` ("1", "+")
     flowKey(label) {
       for (let i = 0; i < this.controls.length; i++) {
@@ -326,6 +325,7 @@
       }
       return -1;
     },
+    // indices of the operable, empty text fields (a form to fill)
     flowEmpty() {
       const out = [];
       this.controls.forEach((el, i) => { if (el && el.isConnected && kindOf(el)[0] === 'text' && !el.disabled && visible(el) && !el.value) out.push(i); });
