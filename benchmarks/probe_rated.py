@@ -19,29 +19,12 @@ import asyncio
 import json
 from pathlib import Path
 
-from cogevol.checklist.planner import ChecklistPlanner, planner_from_params
+from cogevol.checklist.planner import planner_from_params
 from cogevol.config import load_params
 from cogevol.logs import setup_logging
-from cogevol.progress import Progress
-from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
-from cogevol_samples.page_agreement import agreement_report
+from cogevol_samples.page_agreement import agreement_report, probe_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-async def probe(pages: list[Path], request: str, params: dict, workers: int) -> list[dict]:
-    plans, stats = await ChecklistPlanner.plan_json(planner_from_params(params), [(request, "html")])
-    print(f"probe_rated: checklist {stats}")
-    items = [ScoreItem("html", p.read_text(encoding="utf-8", errors="replace"), request, raw=True, checklist=plans[0])
-             for p in pages]
-    progress = Progress("probe_rated: pages", total=len(items), unit="pages")
-    out: list[dict] = [{} for _ in items]
-    async with Scorers(ScoringSettings.from_params({"probe": params.get("probe")}, workers)) as scorers:
-        async for k, score in scorers.stream(items):
-            out[k] = {"file": pages[k].name, **score.details}
-            progress.update(1)
-    progress.done()
-    return out
 
 
 def main() -> None:
@@ -60,9 +43,11 @@ def main() -> None:
     if missing:
         raise SystemExit(f"probe_rated: scored but not in {a.pages}: {', '.join(missing[:5])}")
     request = Path(a.request).read_text(encoding="utf-8").strip()
-    records = asyncio.run(probe(pages, request, load_params(a.params), a.workers))
-    rows = [{**r, "request_id": Path(a.request).stem, "grade": scores[r["file"]], "should_pass": scores[r["file"]] > 0,
-             "reward": r.get("reward") or 0.0} for r in records]
+    params = load_params(a.params)
+    labels = [{"file": p.name, "request": request} for p in pages]
+    records = asyncio.run(probe_corpus(labels, a.workers, params, planner_from_params(params), Path(a.pages)))
+    rows = [{**records[p.name], "file": p.name, "request_id": Path(a.request).stem, "grade": scores[p.name],
+             "should_pass": scores[p.name] > 0, "reward": records[p.name].get("reward") or 0.0} for p in pages]
     report = agreement_report(rows)
     # the pages whose reward disagrees most with their score's rank, first
     top, low = max(r["grade"] for r in rows), min(r["grade"] for r in rows)

@@ -21,33 +21,21 @@ from pathlib import Path
 
 import numpy as np
 
-from cogevol.checklist.planner import ChecklistPlanner, PlannerConfig, planner_from_params
+from cogevol.checklist.planner import planner_from_params
 from cogevol.config import load_params
 from cogevol.logs import setup_logging
-from cogevol.progress import Progress
-from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.tracking import stage_run
-from cogevol_samples.page_agreement import ablation, agreement_report, load_labels, merge
+from cogevol_samples.page_agreement import (
+    ablation,
+    agreement_report,
+    load_labels,
+    merge,
+    probe_corpus,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "data" / "probe_real"
 RESULTS = ROOT / "benchmarks" / "results"
-
-
-async def probe_corpus(labels: list[dict], workers: int, params: dict, planner: PlannerConfig) -> dict[str, dict]:
-    items = [(lab["file"], (CORPUS / lab["file"]).read_text(encoding="utf-8", errors="replace")) for lab in labels]
-    requests = {lab["file"]: lab["request"] for lab in labels}
-    plans, stats = await ChecklistPlanner.plan_json(planner, [(requests[name], "html") for name, _ in items])
-    print(f"probe_real: checklists {stats}")
-    progress = Progress("probe_real: pages", total=len(items), unit="pages")
-    out = {}
-    async with Scorers(ScoringSettings.from_params({"probe": params.get("probe")}, workers)) as scorers:
-        batch = [ScoreItem("html", html, requests[name], raw=True, checklist=plan) for (name, html), plan in zip(items, plans)]
-        async for k, score in scorers.stream(batch):
-            out[items[k][0]] = {"path": items[k][0], **score.details}
-            progress.update(1)
-    progress.done()
-    return out
 
 
 def scatter(rows: list[dict], report: dict):
@@ -88,7 +76,7 @@ def main() -> None:
     if a.records:
         records = {r["path"]: r for r in map(json.loads, Path(a.records).read_text().splitlines())}
     else:
-        records = asyncio.run(probe_corpus(labels, a.workers, params, planner_from_params(params, rules_only=a.checklists == "rules")))
+        records = asyncio.run(probe_corpus(labels, a.workers, params, planner_from_params(params, rules_only=a.checklists == "rules"), CORPUS))
         with (RESULTS / "probe_real_records.jsonl").open("w") as f:
             for lab in labels:
                 f.write(json.dumps(records[lab["file"]], ensure_ascii=False) + "\n")

@@ -168,3 +168,37 @@ def merge(labels: list[dict], records: dict[str, dict]) -> list[dict]:
                 }
             )
     return out
+
+
+async def probe_corpus(
+    labels: list[dict], workers: int, params: dict, planner, root: Path
+) -> dict[str, dict]:
+    """Each label's page (`file` under `root`) probed against its `request` through the real
+    scorers, its checklist planned by `planner` (a PlannerConfig): file -> the verdict's record."""
+    from cogevol.checklist.planner import ChecklistPlanner
+    from cogevol.progress import Progress
+    from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
+
+    items = [
+        (lab["file"], (root / lab["file"]).read_text(encoding="utf-8", errors="replace"))
+        for lab in labels
+    ]
+    requests = {lab["file"]: lab["request"] for lab in labels}
+    plans, stats = await ChecklistPlanner.plan_json(
+        planner, [(requests[name], "html") for name, _ in items]
+    )
+    print(f"checklists {stats}")
+    progress = Progress("pages probed", total=len(items), unit="pages")
+    out = {}
+    async with Scorers(
+        ScoringSettings.from_params({"probe": params.get("probe")}, workers)
+    ) as scorers:
+        batch = [
+            ScoreItem("html", html, requests[name], raw=True, checklist=plan)
+            for (name, html), plan in zip(items, plans)
+        ]
+        async for k, score in scorers.stream(batch):
+            out[items[k][0]] = {"path": items[k][0], **score.details}
+            progress.update(1)
+    progress.done()
+    return out
