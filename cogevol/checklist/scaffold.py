@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from cogevol.checklist.scripts import cue_rx
+from cogevol.checklist.scripts import CJK_RUN, cue_rx
 from cogevol.request_lexicon import normalise
 
 # a section header on a line of its own: "## Output format", "**Constraints**", "Constraints:",
@@ -23,16 +23,13 @@ _BRACKET = re.compile(r"^\s*[\[【]\s*([^\]】]{1,20})\s*[\]】]\s*(.*)$")
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-
-
 def _lead_in(line: str) -> bool:
     """A sentence that ends in a colon ("创建一个符合以下规格的HTML5 Canvas太阳系动画：") leads into
     the list after it: it states the task, it is not a section's title."""
     plain = line.strip()
     if plain.startswith(("#", "*", "[", "【")) or not plain.endswith((":", "：")):
         return False
-    return len(_CJK.findall(plain)) >= 12 or len(re.findall(r"[^\W\d_]+", plain)) >= 5
+    return sum(map(len, CJK_RUN.findall(plain))) >= 12 or len(re.findall(r"[^\W\d_]+", plain)) >= 5
 
 
 class Scaffold:
