@@ -17,6 +17,14 @@ from cogevol.request_lexicon import normalise
 LEXICON_PATH = Path(__file__).with_name("lexicon.yaml")
 
 
+# "a board like Trello": what follows is the model the page is to be like; not "I'd like", "we
+# would like", "feels like", "like this"
+_LIKE = (
+    r"(?<![\w'-])(?<!would )(?<!'d )(?<!\bi )(?<!\bwe )(?<!you )(?<!they )(?<!feel )(?<!feels )"
+    r"(?<!look )(?<!looks )like\b(?!\s+(?:this|that|these|those|so|to)\b)"
+)
+
+
 @dataclass(frozen=True)
 class Lexicon:
     controls: tuple[tuple[str, re.Pattern], ...]
@@ -24,6 +32,7 @@ class Lexicon:
     numbers: dict[str, int]
     number_rx: re.Pattern
     count_skip: frozenset[str]
+    count_relations: frozenset[str]  # "any two vehicles collide": a relation, no count
     counters: tuple[str, ...]
     # a CJK count: a numeral with the counter or unit after it ("五个", "3 张", "三秒", "다섯 개")
     cjk_count_rx: re.Pattern
@@ -103,6 +112,7 @@ def lexicon() -> Lexicon:
         numbers=numbers,
         number_rx=number_rx,
         count_skip=frozenset(normalise(w) for ws in data["count_skip"].values() for w in ws),
+        count_relations=frozenset(normalise(w) for w in data["count_relations"]),
         counters=tuple(counters),
         cjk_count_rx=cjk_count_rx,
         elements=tuple((kind, cue_rx(words)) for kind, words in data["slide_elements"].items()),
@@ -126,8 +136,14 @@ def lexicon() -> Lexicon:
         code_markers=cue_rx(data["code_markers"]),
         example_rx=re.compile(
             "|".join(
-                ("" if CJK_RUN.search(w) else r"(?<![\w])") + re.escape(normalise(w))
-                for w in sorted(data["example_markers"], key=len, reverse=True)
+                [
+                    ("" if CJK_RUN.search(w) else r"(?<![\w])")
+                    + re.escape(normalise(w))
+                    # a whole word: "sin" is not the start of "single"
+                    + (r"(?!\w)" if re.match(r"\w", w[-1]) and not CJK_RUN.search(w) else "")
+                    for w in sorted(data["example_markers"], key=len, reverse=True)
+                ]
+                + [_LIKE]
             )
         ),
         flows=tuple(

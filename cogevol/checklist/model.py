@@ -142,6 +142,8 @@ class PageFacts:
     source: str = ""
     # mostly drawn (canvas, WebGL, SVG) with little text: words may be in the code only
     scene: bool = False
+    # mostly drawn, whatever text is beside the drawing: its things cannot be counted
+    drawn: bool = False
     slides: int | None = None
     elements: dict[str, int] = field(default_factory=dict)  # slide element types -> count
     # the flows the probe ran: {"name", "status", "reason"} (cogevol.probe.flows)

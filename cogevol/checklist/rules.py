@@ -21,9 +21,9 @@ from cogevol.checklist.scripts import (
 from cogevol.request_lexicon import PLACEHOLDER, SELF_INTRODUCTIONS, normalise
 
 # code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
-# file names, colours and hyphenated fragments ("single-file")
+# file names, colours and hyphenated fragments ("single-file"; "Framer-like" whole: a comparison)
 _CODE = re.compile(
-    r"`[^`]*`|(?<![A-Za-z0-9_])[a-z]+[A-Z][A-Za-z0-9_]*|(?<![A-Za-z0-9_])[A-Za-z0-9]*_[A-Za-z0-9_]+|(?<![A-Za-z0-9_])[A-Za-z_]*\d[A-Za-z0-9_]*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,8}\b|\b\w+-(?=\w)"
+    r"`[^`]*`|(?<![A-Za-z0-9_])[a-z]+[A-Z][A-Za-z0-9_]*|(?<![A-Za-z0-9_])[A-Za-z0-9]*_[A-Za-z0-9_]+|(?<![A-Za-z0-9_])[A-Za-z_]*\d[A-Za-z0-9_]*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,8}\b|\b\w+-like\b|\b\w+-(?=\w)"
 )
 _LABELLED = re.compile(
     r"\b(label(?:l)?ed|called|named|titled|saying|reads)\b|etiquetad|intitul|beschrift|rotulad|标为|写着|ラベル|라벨"
@@ -192,9 +192,17 @@ def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
             if noun_first and counter and not linked:
                 noun = _noun_before(text[: m.start()]) or noun
         else:
-            words = LATIN_WORD.findall(rest.replace("-", " "))
+            # the noun follows the number ("12 cards", "50+ balls", "a 10-question quiz"): a
+            # bracket or a stop between them ends the count ("(e.g., 5-10). Assign ...")
+            joined = _COUNT_JOIN.match(rest)
+            before = LATIN_WORD.findall(text[max(0, m.start() - 12) : m.start()])
+            # two things that meet are no count of things shown ("if any two vehicles collide",
+            # "collisions between two balls"; "switch between three cities" counts three)
+            if not joined or (n == 2 and before and before[-1] in lex.count_relations):
+                continue
+            words = LATIN_WORD.findall(rest[joined.end() :].replace("-", " "))
             noun = words[0] if words else ""
-            if noun in ("more", "of", "de", "of", "or", "to", "x"):
+            if noun in ("more", "of", "de", "or", "to", "x"):
                 noun = ""
         if len(noun) < (1 if CJK_RUN.search(noun or "a") else 3) or _skipped(noun, counter, lex):
             continue
@@ -202,6 +210,7 @@ def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
     return out
 
 
+_COUNT_JOIN = re.compile(r"\+?(?:\s+|-)(?=[^\W\d_])")
 _NOUN_BEFORE = re.compile(r"([\u3040-\u30ff\u3400-\u9fff]+|[\uac00-\ud7af]+)\s*$")
 
 
@@ -333,21 +342,30 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
         purposes = []
         spans = [m.span() for _, _, rx, _ in lex.purposes for m in rx.finditer(text)]
         for _, inherent, rx, _ in lex.purposes:
-            for m in rx.finditer(text):
-                if _inside(m.span(), spans):  # 开始 in 重新开始 (restart) is not a start
-                    continue
-                near_control = _near(button, text, m) or _near(lex.toggle_rx, text, m)
-                # "resets and loops after 200 frames": the page's own behaviour, no control
-                if inherent and not near_control and _near(lex.automatic_rx, text, m):
-                    continue
-                if inherent or near_control:
-                    purposes.append(rx)
-                    if any(rx.search(q) for q in quoted):
-                        break  # the request quotes its label ("a 'Begin Quiz' button")
-                    # "reset-knopf"
-                    word = m.group().split("-")[0] if button.search(m.group()) else m.group()
-                    checks.append(Check("label", word, cue=word))
-                    break
+            # 开始 in 重新开始 (restart) is not a start
+            found = [m for m in rx.finditer(text) if not _inside(m.span(), spans)]
+            # (a toggle word names a switch for a purpose a page need not have, like a theme;
+            # by an inherent one it is as likely a verb: "if yes, switch to RESTARTING")
+            m = next(
+                (
+                    m
+                    for m in found
+                    if _near(button, text, m) or (not inherent and _near(lex.toggle_rx, text, m))
+                ),
+                None,
+            )
+            # with no control word by it, a purpose the request also calls the page's own
+            # behaviour ("resets and loops after 200 frames", "periodically pause its
+            # movement") is no control
+            if m is None and inherent and not any(_near(lex.automatic_rx, text, f) for f in found):
+                m = next(iter(found), None)
+            if m is not None:
+                purposes.append(rx)
+                if any(rx.search(q) for q in quoted):
+                    continue  # the request quotes its label ("a 'Begin Quiz' button")
+                # "reset-knopf"
+                word = m.group().split("-")[0] if button.search(m.group()) else m.group()
+                checks.append(Check("label", word, cue=word))
         for m in _NAMED_BUTTON.finditer(request):
             for word in filter(None, m.groups()):
                 if normalise(word) not in lex.generic:

@@ -211,7 +211,7 @@ def run_check(c: Check, f: PageFacts, request_lang: str = "") -> CheckResult:
             return res("met", f"a group of {c.n} alike elements")
         if re.search(rf"(?<!\d){c.n}(?!\d)", text):
             return res("met", f"the number {c.n} is shown")
-        if f.scene:
+        if f.scene or f.drawn:
             return res("unverifiable", "a drawn scene: its items cannot be counted")
         return res("unmet", f"no group of {c.n} and no {c.n} shown")
     if c.check == "slides":

@@ -133,6 +133,9 @@ class ProbeResult:
     groups: list[int] = field(default_factory=list)
     # a drawn scene with little text (the checklist may read the request's words in the code)
     scene: bool = False
+    # drawings (canvas, SVG, video, pictures) cover 30% of the screen or more, with any text
+    # beside them: what the page shows may be drawn, where counts cannot be read
+    drawn: bool = False
     # virtual ms the quiet window ran (quiet_ms to
     # quiet_max_ms of the config): a twin replays as much
     quiet_ms: int = 0

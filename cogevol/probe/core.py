@@ -269,6 +269,7 @@ class _Probe:
             r.text = (r.text + "\n" + f["text"]).strip()[:60000]
         r.groups = sorted(set(r.groups) | set(f["groups"]))
         r.scene = r.scene or f["scene"]
+        r.drawn = r.drawn or f["drawn"]
 
     async def _discover(self, a: Session) -> int:
         """The page's controls (result.controls) and the keys its handlers read; returns how

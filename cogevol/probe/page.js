@@ -447,7 +447,9 @@
       const sizes = new Set();
       for (const n of alike.sizes()) if (n >= 2 && sizes.size < 60) sizes.add(n);
       const text = parts.filter(Boolean).join('\n').slice(0, 30000);
-      return { text, groups: [...sizes].sort((a, b) => a - b), scene: drawn >= 0.3 * screen && (body ? body.innerText.trim().length : 0) < 200 };
+      // drawn: what the page draws (canvas, SVG, video, pictures) covers a good part of the
+      // screen, whatever text is beside it (a canvas game with notes under it)
+      return { text, groups: [...sizes].sort((a, b) => a - b), drawn: drawn >= 0.3 * screen, scene: drawn >= 0.3 * screen && (body ? body.innerText.trim().length : 0) < 200 };
     },
     errorCount() { return G.errors.length; },
     box(i) { const el = this.controls[i]; if (!el) return null; const r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; },

@@ -18,9 +18,13 @@ an OpenAI-compatible endpoint through the judge's async client and falls back to
 failure; it never raises, because a judge outage must not change what the gate demands.
 
 Decisions (see the YAML for the word lists):
-- game, quiz, tool (classify.SUBCATEGORIES) and steering by keys or stick -> interactive. Motion
-  words in them do not require animation ("a racing game with falling blocks" waits for the
-  player); an explicit animation cue does ("a quiz with animated transitions" needs both).
+- game, quiz, tool (classify.SUBCATEGORIES) and steering by keys or stick -> interactive, unless
+  the request names a simulation or a page type (landing page, resume...) first: then the game,
+  quiz or tool word is its mechanics or its topic ("a chicken simulation driven by simple game
+  AI and an internal timer", "a landing page for a game studio"); explicit cues (buttons,
+  click, play) still count. Motion words in a game, quiz or tool do not require animation ("a
+  racing game with falling blocks" waits for the player); an explicit animation cue does ("a
+  quiz with animated transitions" needs both).
 - simulation -> interactive (a simulator is operated: parameters, start, reset), and the motion
   it describes is required too ("bodies move under gravity"): the probe counts motion that a
   Start or Launch button sets off, so a simulator that waits for its button still passes. A
@@ -75,6 +79,8 @@ _FAMILIES = (
     "static",
 )
 _WAITS_FOR_USER = ("game", "quiz", "tool", "steer")
+# the kinds of page a request can name first (its head): see expects_from_request
+_HEADS = ("game", "quiz", "tool", "simulation", "static")
 
 
 @dataclass(frozen=True)
@@ -148,6 +154,7 @@ class _Lexicon:
     families: tuple[tuple[str, re.Pattern], ...]  # in tie-break order; a name may repeat
     neg_before: re.Pattern  # searched in the text just before a cue
     neg_after: re.Pattern  # matched against the text just after a cue
+    events: re.Pattern  # "when", "after", "结束时": an animation in a game tied to a moment of play
     system: str
     user: str
 
@@ -176,11 +183,15 @@ def lexicon() -> _Lexicon:
     )
     neg_before = re.compile(f"{latin}|(?:{_alt(cjk)})\\w{{0,2}}\\s*$")
     neg_after = re.compile(rf"\s*\w?\s*(?:{_alt(neg['after'])})")
-    return _Lexicon(tuple(fams), neg_before, neg_after, data["llm"]["system"], data["llm"]["user"])
+    events = _family_rx(data["events"])
+    return _Lexicon(
+        tuple(fams), neg_before, neg_after, events, data["llm"]["system"], data["llm"]["user"]
+    )
 
 
-def _hits(text: str, lex: _Lexicon) -> list[tuple[str, str, bool]]:
-    """(family, cue, negated) in text order; overlaps keep the leftmost, then the longest."""
+def _hits(text: str, lex: _Lexicon) -> list[tuple[str, str, bool, int]]:
+    """(family, cue, negated, start) in text order; overlaps keep the leftmost, then the
+    longest."""
     found = sorted(
         (m.start(), m.start() - m.end(), rank, fam, m.group())
         for rank, (fam, rx) in enumerate(lex.families)
@@ -196,18 +207,41 @@ def _hits(text: str, lex: _Lexicon) -> list[tuple[str, str, bool]]:
             lex.neg_before.search(text, max(0, start - 40), start)
             or lex.neg_after.match(text, end, min(len(text), end + 12))
         )
-        out.append((fam, cue, negated))
+        out.append((fam, cue, negated, start))
     return out
+
+
+# (a list item's bullet, kept as " - " once a request is normalised, ends one too)
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]|\s[-*•]\s")
+
+
+def _on_an_event(text: str, start: int, lex: _Lexicon) -> bool:
+    """Whether the sentence before a cue ties it to an event of the play ("when the game is
+    finished, ... a finish animation", "游戏结束时播放动画")."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+    return bool(lex.events.search(text, ends[-1] if ends else 0, start))
 
 
 def expects_from_request(request: str | None) -> Expects:
     """The rules' answer; see the module docstring for the decisions."""
     if request is None or not request.strip():
         return INTERACTIVE_DEFAULT
-    hits = _hits(normalise(request), lexicon())
-    live = [(f, c) for f, c, negated in hits if not negated and f != "neutral"]
-    has = {f for f, _ in live}
-    waits = bool(has & set(_WAITS_FOR_USER))
+    text, lex = normalise(request), lexicon()
+    hits = _hits(text, lex)
+    live = [(f, c, s) for f, c, negated, s in hits if not negated and f != "neutral"]
+    # the page is what the request names first: past a simulation or a page type, a game, quiz
+    # or tool word names its mechanics or its topic ("simple game AI", "an internal timer", "a
+    # landing page for a game studio"), not a page that waits for a player
+    head = next((f for f, _, _ in live if f in _HEADS), None)
+    topics = {"game", "quiz", "tool"} if head in ("simulation", "static") else set()
+    live = [(f, c, s) for f, c, s in live if f not in topics]
+    waits = bool({f for f, _, _ in live} & set(_WAITS_FOR_USER))
+    # in a game, quiz or tool an animation the request ties to a moment of play ("when the game
+    # is finished, a finish animation") comes after inputs the probe may never get to give (a
+    # won game): a response, not motion on its own
+    played = {s for f, _, s in live if waits and f == "animation" and _on_an_event(text, s, lex)}
+    live = [(f, c, s) for f, c, s in live if s not in played]
+    has = {f for f, _, _ in live}
     interactive = waits or "interactive" in has
     sim = "simulation" in has
     # motion in a game is not required (it waits for the player); motion a simulation describes
@@ -215,13 +249,13 @@ def expects_from_request(request: str | None) -> Expects:
     animation = "animation" in has or ("motion" in has and not waits)
     if sim and (interactive or not animation):
         interactive = True  # a simulator is operated, unless all the request says is motion
-    counted = {"interactive", "simulation", "animation", *_WAITS_FOR_USER}
+    counted = {"interactive", "simulation", "animation", *_WAITS_FOR_USER} - topics
     counted |= {"motion"} if animation else set()
     counted |= {"static"} if not (interactive or animation) else set()
     cues = [
-        f"not {c}" if negated else c
-        for f, c, negated in hits
-        if f != "neutral" and (negated or f in counted)
+        f"not {c}" if negated else f"{c} (after play)" if s in played else c
+        for f, c, negated, s in hits
+        if f != "neutral" and (negated or f in counted or s in played)
     ]
     return _expects(interactive, animation, cues, "rules")
 

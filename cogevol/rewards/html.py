@@ -151,6 +151,7 @@ def page_facts(result: ProbeResult, html: str) -> PageFacts:
         groups=list(result.groups),
         source=html,
         scene=result.scene,
+        drawn=result.drawn,
         flows=list(result.flows),
     )
 

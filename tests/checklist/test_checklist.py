@@ -84,6 +84,42 @@ def test_numbers_inside_words_are_not_counts():
     assert [x.value for x in plan_rules("页面上放 5 个气球").checks if x.check == "count"] == ["气球"]
 
 
+@pytest.mark.parametrize("request_text, counts", [
+    # the noun comes right after its number: a bracket or a stop ends the count
+    ("Simulate many balls (aim for 50+) that interact. Initialize them at random", []),
+    ("Start with a defined number of vehicles (e.g., 5-10). Assign each a velocity", []),
+    ("Draw 50+ balls inside a square container", [(50, "balls")]),
+    ("A 10-question quiz", [(10, "question")]),
+    # things that meet are no count of things shown
+    ("If any two vehicles collide, show an explosion", []),
+    ("Handle collisions between two balls", []),
+    ("Buttons to switch between three cities", [(3, "cities")]),
+])
+def test_a_count_is_a_number_with_its_noun_right_after(request_text, counts):
+    assert [(x.n, x.value) for x in plan_rules(request_text).checks if x.check == "count"] == counts
+
+
+@pytest.mark.parametrize("request_text, gone, kept", [
+    # the model a page is to be like, and what it must go without, are nothing it shows
+    ("Make a side-scrolling platformer game like Super Mario Bros. using HTML", {"super", "mario", "bros"}, {"platformer"}),
+    ("A 3D fractal terrain in WebGL without external libraries. Add fog.", {"external", "libraries"}, {"fractal", "terrain", "fog"}),
+    ("Un editor de documentos (sin colaboración en tiempo real): tablas, imágenes", {"colaboración"}, {"tablas"}),
+    ("A landing page with smooth Framer-like transitions between sections", {"framer"}, {"transitions", "sections"}),
+    ("I'd like a page about volcanoes", set(), {"volcanoes"}),
+    ("We would like a single-page quiz on planets", set(), {"planets"}),
+])
+def test_a_model_to_be_like_and_what_to_go_without_are_not_mentions(request_text, gone, kept):
+    words = set(mentions(plan_rules(request_text)))
+    assert not words & gone and kept <= words, words
+
+
+def test_things_drawn_beside_text_cannot_be_counted():
+    count = next(c for c in plan_rules("Draw 50 balls bouncing in a box").checks if c.check == "count")
+    notes = "Developer notes: the balls bounce off the walls and lose energy. " * 5
+    assert run_check(count, PageFacts(text=notes)).status == "unmet"
+    assert run_check(count, PageFacts(text=notes, drawn=True)).status == "unverifiable"
+
+
 def test_slide_requests_name_the_count_and_elements():
     c = plan_rules("Make a 5-slide deck about volcanoes for 7th grade with a chart of eruptions", "slide")
     assert ("slides", "", 5) in kinds(c) and ("element", "chart", None) in kinds(c)
@@ -417,6 +453,9 @@ def test_a_long_chinese_spec_is_read_for_what_it_keeps_naming_and_for_the_words_
     ("A countdown that restarts automatically", None),
     ("A game of life with a reset button", "reset"),
     ("一个带重置按钮的计数器，自动保存", "重置"),
+    # said of the page once is enough, wherever else the word comes ("switch to RESTARTING")
+    ("The simulation restarts in a loop. If all particles expired, switch to RESTARTING.", None),
+    ("A chicken wanders and should periodically pause its movement to lay an egg", None),
 ])
 def test_what_the_page_does_by_itself_is_no_control(request_text, label):
     labels = [c.value for c in plan_rules(request_text).checks if c.check == "label"]

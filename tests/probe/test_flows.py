@@ -83,3 +83,15 @@ def test_a_keypad_calculator_gets_its_numbers_on_its_keys():
     assert flows(works)["compute"]["status"] == "met", flows(works)
     assert flows(dead)["compute"]["status"] == "unmet", flows(dead)
     assert "nothing shown changed" in flows(dead)["compute"]["reason"]
+
+
+def test_a_drawing_with_notes_beside_it_has_counts_no_one_can_read():
+    notes = "Notes: every ball is an object with a position and a velocity; gravity pulls it down. " * 4
+    page = (f"<!doctype html><html><body style='margin:0'><canvas id=c width=1280 height=600></canvas><p>{notes}</p>"
+            "<script>const x=c.getContext('2d');let t=0;(function f(){x.clearRect(0,0,1280,600);"
+            "for(let i=0;i<50;i++){x.beginPath();x.arc((i*97+t)%1280,(i*53)%600,8,0,7);x.fill();}t+=3;"
+            "requestAnimationFrame(f)})()</script></body></html>")
+    (s,) = scored([(page, "Draw 50 balls bouncing in a box, animated")])
+    assert s.probe.drawn and not s.probe.scene
+    count = next(c for c in s.checks if c["check"] == "count")
+    assert count["status"] == "unverifiable", count

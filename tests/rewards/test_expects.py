@@ -57,6 +57,24 @@ CASES = [
     ("a landing page with no animations", STA),
     ("a product launch page for our new phone", STA),
     ("not only animated but also interactive", BOTH),
+    # past a simulation or a page type, a game, quiz or tool word is mechanics or topic
+    ("A simulation where a chicken wanders by simple game AI and lays eggs on an internal "
+     "timer; smooth animation", ANI),
+    ("a landing page for a game studio", STA),
+    ("a portfolio for a game designer", STA),
+    ("a landing page for an indie game with a play button", INT),
+    ("a game with a landing page", INT),
+    ("a pendulum simulation with a countdown timer", INT),
+    # in a game an animation tied to a moment of play answers the play: not motion on its own
+    ("a simple tic tac toe game, when the game is finished, make an original finish animation", INT),
+    ("做一个井字棋游戏，游戏结束时播放动画", INT),
+    ("a game with an animated intro", BOTH),
+    ("an animation of a bouncing ball; when it lands, it squashes", ANI),
+    # a thing on screen that pauses, an explosion towards the viewer: no control
+    ("an animation of a dot that moves and briefly pauses its movement", ANI),
+    ("cars drive around; on a crash an explosion expands towards the viewer, animated", ANI),
+    ("an animation I can pause and resume", BOTH),
+    ("a slideshow with a play/pause button", INT),
     # zh
     ("一个会开花的花朵动画", ANI),
     ("做一个贪吃蛇游戏", INT),
