@@ -5,10 +5,22 @@ languages."""
 
 from __future__ import annotations
 
+import re
+
 from cogevol.langid import language
+
+# a Latin letter standing alone: a board's X and O, a key's "C", a grade's "A"
+_LONE_LETTER = re.compile(r"(?<![^\W\d_])[A-Za-z\u00c0-\u024f](?![^\W\d_])")
 
 
 def detect_language(text: str, min_letters: int = 12) -> str:
     """The traffic language of `text`; "" when it has fewer than `min_letters` letters (too
     little to tell) or is in none of them."""
     return language(text or "", min_letters)
+
+
+def page_language(text: str) -> str:
+    """The language a page's text is written in. Letters standing alone are marks, not words:
+    a tic-tac-toe board's "X O X O X" read as Portuguese ("o" is its article) would call an
+    English page with no other text a page in another language."""
+    return detect_language(_LONE_LETTER.sub(" ", text or ""))

@@ -7,7 +7,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from cogevol.checklist.language import detect_language
+from cogevol.checklist.language import page_language
 from cogevol.request_lexicon import normalise
 
 VERSION = 1
@@ -161,7 +161,7 @@ class PageFacts:
                 lambda m: " " if normalise(m.group()) in drop else m.group(),
                 self.text,
             )
-            return detect_language(own)
+            return page_language(own)
         if self._language is None:
-            self._language = detect_language(self.text)
+            self._language = page_language(self.text)
         return self._language

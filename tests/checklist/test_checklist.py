@@ -41,6 +41,9 @@ def test_language_of_a_text_in_each_traffic_language(text, lang):
 
 def test_too_little_text_has_no_language():
     assert detect_language("42") == "" and detect_language("") == ""
+    # letters standing alone are marks, not words: a tic-tac-toe board is in no language
+    assert PageFacts(text="Tic Tac Toe\nX\nO\nX\nO\nX\nO\nX").language() == ""
+    assert PageFacts(text="Calculadora C 7 8 9 Borrar todo Resultado").language() == "es"
 
 
 def test_rules_read_controls_labels_keys_counts_and_content_words():
