@@ -50,6 +50,9 @@ __all__ = ["probe_html"]  # the probe's public names are cogevol.probe's
 
 log = logging.getLogger(__name__)
 RESIZE_WAIT_MS = 1000  # real time for a page to hear a viewport change
+# states in which controls found detached are looked for again, drawn anew (a page that redraws
+# its buttons on a clock would otherwise be looked at in every state)
+RERENDERS = 3
 
 
 class _Probe:
@@ -338,6 +341,7 @@ class _Probe:
         tried_again: set[int] = set()
         typed: list[int] = []  # fields typed into or set (echo only) since the last live input
         early: set[int] = set()  # dead before any input changed the state (a Reset pressed early)
+        rendered: set[str] = set()  # states whose controls were found drawn anew
         moved = False  # a live input has changed the state
         first = later = 0
         while queue or self._again(queue, dead_in, tried_again, cur):
@@ -372,6 +376,11 @@ class _Probe:
             if act is None:
                 if kept is not None:
                     c.__dict__.update(kept.__dict__)
+                elif c.reason == "detached" and len(rendered) < RERENDERS and cur not in rendered:
+                    # the page drew its controls anew (a board rebuilt by a Restart that looked
+                    # dead, a list rendered again): drive the new ones in their place
+                    rendered.add(cur)
+                    queue.extend((j, depth, False) for j in await self._reveal(a, lock, depth, ""))
                 continue
             if depth == 0 and not again:
                 first += 1

@@ -119,6 +119,25 @@ def test_a_reset_too_early_is_tried_again_and_a_reload_from_a_click_is_a_reset()
 
 @pytest.mark.browser
 @pytest.mark.timeout(300)
+def test_controls_drawn_anew_by_an_input_that_looked_dead_are_driven_in_their_place():
+    # the request names the Restart, so it goes first: it redraws the board as it was, and the
+    # cells found at the start are gone from the page
+    board = ("<!doctype html><html><body><h1>Tic Tac Toe</h1><div id=b></div><button id=rs>Restart Game</button>"
+             "<script>let cells=Array(9).fill(''),p='X';function draw(){b.innerHTML='';cells.forEach((v,i)=>{"
+             "const d=document.createElement('div');d.className='cell';d.textContent=v;"
+             "d.style.cssText='display:inline-block;width:60px;height:60px;border:1px solid #333;font-size:40px';"
+             "d.addEventListener('click',()=>{if(!cells[i]){cells[i]=p;p=p=='X'?'O':'X';draw()}});b.appendChild(d)})}"
+             "rs.onclick=()=>{cells=Array(9).fill('');p='X';draw()};draw()</script></body></html>")
+    (r,) = probe_all([(board, "A tic tac toe game with a Restart Game button")])
+    cells = [c for c in r.controls if c.label != "Restart Game"]
+    assert any(c.reason == "detached" for c in cells)
+    assert any(c.verdict == "live" for c in cells), r.reason
+    s = score(r, None)
+    assert not s.hard_fail, s.reason
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
 def test_a_reset_too_early_that_the_budget_leaves_untried_is_no_verdict(monkeypatch):
     class SpentOnceTheStateMoves:  # the page budget, run out by the first live input
         spent = False
