@@ -148,12 +148,16 @@ class PageFacts:
     elements: dict[str, int] = field(default_factory=dict)  # slide element types -> count
     # the flows the probe ran: {"name", "status", "reason"} (cogevol.probe.flows)
     flows: list[dict] = field(default_factory=list)
-    _language: str | None = field(default=None, repr=False, compare=False)
+    _language: tuple[str, float] | None = field(default=None, repr=False, compare=False)
 
     def language(self, dictated: tuple[str, ...] = ()) -> str:
         """The language of what the answer shows ("" when there is too little text to tell),
         worked out once; without the `dictated` words (those the request wrote for the page)
         when there are any."""
+        return self.read_language(dictated)[0]
+
+    def read_language(self, dictated: tuple[str, ...] = ()) -> tuple[str, float]:
+        """The language of what the answer shows and how sure the reading is (0..1)."""
         if dictated:
             drop = {normalise(w) for w in dictated}
             own = re.sub(

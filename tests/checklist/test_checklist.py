@@ -46,6 +46,14 @@ def test_too_little_text_has_no_language():
     assert PageFacts(text="Calculadora C 7 8 9 Borrar todo Resultado").language() == "es"
 
 
+def test_a_page_is_priced_for_its_language_only_when_the_reading_is_sure():
+    en = plan_rules("A simple tic tac toe game").checks[0]
+    few = run_check(en, PageFacts(text="Tic Tac Toe\nReset Game\nX's Turn"))  # read as French, unsure
+    assert few.status == "unverifiable" and "sure" in few.reason
+    fr = "Morpion\nRecommencer la partie\nC'est au tour du joueur X de jouer\nLe joueur O a gagné la partie"
+    assert run_check(en, PageFacts(text=fr)).status == "unmet"
+
+
 def test_rules_read_controls_labels_keys_counts_and_content_words():
     c = plan_rules("Build a memory game with 12 cards of animals: a slider sets the speed, a 'Reset' button, "
                    "and the arrow keys move the cursor")
