@@ -9,8 +9,9 @@ import re
 
 from cogevol.langid import TRAFFIC, identify, language
 
-# a Latin letter standing alone: a board's X and O, a key's "C", a grade's "A"
-_LONE_LETTER = re.compile(r"(?<![^\W\d_])[A-Za-z\u00c0-\u024f](?![^\W\d_])")
+# a page's words, with their apostrophes and hyphens (c'est, self-service)
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
 
 
 def detect_language(text: str, min_letters: int = 12) -> str:
@@ -24,4 +25,7 @@ def page_language(text: str, min_letters: int = 12) -> tuple[str, float]:
     likely traffic languages, 0..1; ("", 0.0) when too little to tell). Letters standing alone
     are marks, not words: a tic-tac-toe board's "X O X O X" read as Portuguese ("o" is its
     article) would call an English page with no other text a page in another language."""
-    return identify(_LONE_LETTER.sub(" ", text or ""), TRAFFIC, min_letters)
+    words = [w for w in _WORD.findall(text or "") if len(w) > 1 or not _LATIN_LETTER.match(w)]
+    # read as words alone: what is left of "X: 1.20, Y: 0.50" once its letters go, " : ", is
+    # French typography to the model
+    return identify(" ".join(words), TRAFFIC, min_letters)

@@ -63,7 +63,7 @@ def _control_status(matches: list[dict], what: str) -> tuple[str, str]:
 MIN_PROSE = 40
 # how sure the reading of a page's language must be (its share of the likely languages) to
 # price the page for being in another language than its request's
-LANGUAGE_SURE = 0.5
+LANGUAGE_SURE = 0.6
 
 
 def _prose(text: str) -> int:
@@ -154,7 +154,7 @@ def run_check(c: Check, f: PageFacts, request_lang: str = "") -> CheckResult:
         if not got:
             return res("unverifiable", "too little text to tell the language")
         if got != c.value and sure < LANGUAGE_SURE:
-            # a few UI words ("Tic Tac Toe", "Reset Game", "Turn") read as French at 0.41: what
+            # a few UI words (a timer's "Start", "Pause", "Reset") read as French at 0.55: what
             # prices a page must be sure of it
             return res(
                 "unverifiable",
