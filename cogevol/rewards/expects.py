@@ -24,7 +24,9 @@ Decisions (see the YAML for the word lists):
   AI and an internal timer", "a landing page for a game studio"); explicit cues (buttons,
   click, play) still count. Motion words in a game, quiz or tool do not require animation ("a
   racing game with falling blocks" waits for the player); an explicit animation cue does ("a
-  quiz with animated transitions" needs both).
+  quiz with animated transitions" needs both), unless its sentence ties it to a moment of the
+  play ("when the game is finished, make a finish animation", "游戏结束时播放动画"; `events`):
+  the probe may never finish the game, so such an animation is no gate (cue "... (after play)").
 - simulation -> interactive (a simulator is operated: parameters, start, reset), and the motion
   it describes is required too ("bodies move under gravity"): the probe counts motion that a
   Start or Launch button sets off, so a simulator that waits for its button still passes. A
