@@ -24,6 +24,25 @@ _LIKE = (
     r"(?<!look )(?<!looks )like\b(?!\s+(?:this|that|these|those|so|to)\b)"
 )
 
+# "No controls, no interactivity": what follows is what the page goes without; not "no more
+# than", "no longer", "Yes/No", "No. of items"
+_NO_EN = r"(?<![\w'/-])no\s+(?!(?:more|less|longer|later|sooner|matter|than|one)\b)"
+
+
+def _markers_rx(words: list[str], extra: str | None = None) -> re.Pattern:
+    """Whole words for Latin markers ("sin" is not the start of "single"), substrings for CJK."""
+    return re.compile(
+        "|".join(
+            [
+                ("" if CJK_RUN.search(w) else r"(?<![\w])")
+                + re.escape(normalise(w))
+                + (r"(?!\w)" if re.match(r"\w", w[-1]) and not CJK_RUN.search(w) else "")
+                for w in sorted(words, key=len, reverse=True)
+            ]
+            + ([extra] if extra else [])
+        )
+    )
+
 
 @dataclass(frozen=True)
 class Lexicon:
@@ -48,6 +67,8 @@ class Lexicon:
     code_verbs: re.Pattern  # a clause asking the code to do something starts with one
     code_markers: re.Pattern  # ... and names an algorithm, a heuristic, a formula, a store
     example_rx: re.Pattern  # "e.g.", "such as", "比如": what follows are examples, none a must
+    # a request language -> what it writes before a thing the page goes without ("no", "keine")
+    negation_rx: dict[str, re.Pattern]
     # flow name -> (alternatives, each the request word groups that together call for it,
     # steps, expectations)
     flows: tuple[
@@ -134,18 +155,12 @@ def lexicon() -> Lexicon:
         automatic_rx=cue_rx(data["automatic_words"]),
         code_verbs=cue_rx(data["code_verbs"]),
         code_markers=cue_rx(data["code_markers"]),
-        example_rx=re.compile(
-            "|".join(
-                [
-                    ("" if CJK_RUN.search(w) else r"(?<![\w])")
-                    + re.escape(normalise(w))
-                    # a whole word: "sin" is not the start of "single"
-                    + (r"(?!\w)" if re.match(r"\w", w[-1]) and not CJK_RUN.search(w) else "")
-                    for w in sorted(data["example_markers"], key=len, reverse=True)
-                ]
-                + [_LIKE]
-            )
-        ),
+        example_rx=_markers_rx(data["example_markers"], _LIKE),
+        negation_rx={
+            lang: _markers_rx(words, _NO_EN if lang == "en" else None)
+            for lang, words in data["negations"].items()
+            if words or lang == "en"
+        },
         flows=tuple(
             (
                 name,

@@ -21,9 +21,9 @@ from cogevol.checklist.scripts import (
 from cogevol.request_lexicon import PLACEHOLDER, SELF_INTRODUCTIONS, normalise
 
 # code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
-# file names, colours and hyphenated fragments ("single-file"; "Framer-like" whole: a comparison)
+# file names, colours and comparisons ("Framer-like")
 _CODE = re.compile(
-    r"`[^`]*`|(?<![A-Za-z0-9_])[a-z]+[A-Z][A-Za-z0-9_]*|(?<![A-Za-z0-9_])[A-Za-z0-9]*_[A-Za-z0-9_]+|(?<![A-Za-z0-9_])[A-Za-z_]*\d[A-Za-z0-9_]*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,8}\b|\b\w+-like\b|\b\w+-(?=\w)"
+    r"`[^`]*`|(?<![A-Za-z0-9_])[a-z]+[A-Z][A-Za-z0-9_]*|(?<![A-Za-z0-9_])[A-Za-z0-9]*_[A-Za-z0-9_]+|(?<![A-Za-z0-9_])[A-Za-z_]*\d[A-Za-z0-9_]*|\S+\.(?:js|html|css|json|png)\b|#[0-9a-fA-F]{3,8}\b|\b\w+-like\b"
 )
 _LABELLED = re.compile(
     r"\b(label(?:l)?ed|called|named|titled|saying|reads)\b|etiquetad|intitul|beschrift|rotulad|标为|写着|ラベル|라벨"
@@ -60,6 +60,7 @@ _ENDINGS = ("하고", "하는", "하면", "하기", "해요", "과", "가", "이
 # "my name is", "我叫": how the user introduces themselves is never what the page is about
 _SELF_INTRO = re.compile("|".join(map(re.escape, SELF_INTRODUCTIONS)))
 _CLITIC = re.compile(r"'(?:s|ll|re|ve|d|m)$")
+_FR_IMPERATIVE = re.compile(r"-(?:moi|toi|nous|vous|le|la|les|lui|leur|en|y)$")
 _ALTERNATIVE = re.compile(r"(?<![\w/.:])([^\W\d_][\w\-]*)/[^\W\d_][\w\-]*(?![\w/])")
 
 
@@ -119,6 +120,11 @@ def _latin_things(text: str, lex: Lexicon) -> list[str]:
         w = _CLITIC.sub("", w)  # the player's score, it'll: the word without its clitic
         if _request_verb(w, lex):
             continue
+        if "-" in w:  # "single-file", "real-time": the part that names a thing; "Pac-Man" whole
+            if _FR_IMPERATIVE.search(w):  # "écrivez-moi": a verb with its pronoun
+                continue
+            parts = [p for p in w.split("-") if len(p) >= 3 and p not in lex.generic]
+            w = "-".join(parts) if len(parts) > 1 else parts[0] if parts else ""
         if len(w) >= 3 and w not in lex.generic and not w.isdigit() and w not in lex.numbers:
             if not any(_inflected(w, o) for o in out):  # "questions" after "question": one thing
                 out.append(w)
@@ -253,14 +259,18 @@ def _near(rx: re.Pattern, text: str, m: re.Match) -> bool:
 _EXAMPLE_END = re.compile(r"[.;:!?\n)\]。；！？）】]")
 
 
-def _without_examples(text: str, lex: Lexicon) -> str:
+def _without_examples(text: str, lex: Lexicon, lang: str = "") -> str:
     """The request without its examples: from an example marker ("e.g.", "such as", "比如") to
-    the end of its parenthesis or clause."""
+    the end of its parenthesis or clause; and without what the page goes without, from a
+    negation of the request's language ("No controls", "keine Steuerung") likewise."""
     out, pos = [], 0
-    for m in lex.example_rx.finditer(text):
+    marks = [(m, _EXAMPLE_END) for m in lex.example_rx.finditer(text)]
+    if lang in lex.negation_rx:  # a negation reaches to its clause's end: "No uses canvas, solo"
+        marks += [(m, _CLAUSE_END) for m in lex.negation_rx[lang].finditer(text)]
+    for m, end_rx in sorted(marks, key=lambda x: x[0].start()):
         if m.start() < pos:
             continue
-        end = _EXAMPLE_END.search(text, m.end())
+        end = end_rx.search(text, m.end())
         out.append(text[pos : m.start()])
         pos = end.start() if end else len(text)
     return " ".join([*out, text[pos:]])
@@ -430,6 +440,7 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
             )
         ),
         lex,
+        lang,
     )
     rest = _SELF_INTRO.sub(" ", rest)
     for c in checks:  # the words that named a control, a key or an element are not the topic

@@ -22,14 +22,15 @@ def _tokens(text: str) -> set[str]:
 
 def _mentioned(word: str, tokens: set[str], text: str) -> bool:
     """A request word in a text: CJK by substring (or any two-character piece of it), Latin by
-    word, allowing inflection (planets / planet, planetas / planeta); a phrase ("Revolución
-    francesa", "단위 변환기") when the text holds it whole or every word of it."""
+    word, allowing inflection (planets / planet, planetas / planeta, raining / rain); a phrase
+    ("Revolución francesa", "단위 변환기") when the text holds it whole, every word of it, or its
+    words run together ("Pac-Man" as "Pacman")."""
     word = word.strip()
     if " " in word and word in text:
         return True
     parts = [w for w in re.split(r"[\s\-]+", ELISION.sub(" ", word)) if w]
-    if len(parts) > 1:
-        return all(_mentioned(w, tokens, text) for w in parts)
+    if len(parts) > 1:  # "Pac-Man" is also shown as "Pacman"
+        return all(_mentioned(w, tokens, text) for w in parts) or "".join(parts) in tokens
     word = parts[0] if parts else word
     if CJK_RUN.fullmatch(word):
         return word in text or (
@@ -37,6 +38,10 @@ def _mentioned(word: str, tokens: set[str], text: str) -> bool:
         )
     w = strip_accents(word)
     stem = w[: max(4, len(w) - 2)] if len(w) >= 6 else w
+    # an English -ing form is its verb: "raining" is shown by "rain", "spinning" by "spin"
+    if len(w) >= 7 and w.endswith("ing"):
+        root = w[:-3]
+        stem = root[:-1] if root[-1] == root[-2] and len(root) >= 5 else root
     return any(t == w or t.startswith(stem) or ending_added(t, w, 3) for t in tokens)
 
 

@@ -20,6 +20,10 @@ _HEADER = re.compile(
     r"^\s*(?:#{1,6}\s*([^#\n]{1,40}?)\s*:?|\*\*([^*\n]{1,40}?)\*\*\s*[:：]?|([^:：\n]{1,40}?)\s*[:：])\s*$"
 )
 _BRACKET = re.compile(r"^\s*[\[【]\s*([^\]】]{1,20})\s*[\]】]\s*(.*)$")
+# a bold header with its section's first words after it: "**Your Role:** You are an agent."
+_BOLD_LEAD = re.compile(
+    r"^\s*\*\*([^*\n]{1,40}?)\s*[:：]\s*\*\*\s*(.+)$|^\s*\*\*([^*\n]{1,40}?)\*\*\s*[:：]\s*(.+)$"
+)
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
 
@@ -43,15 +47,22 @@ class Scaffold:
         m = _BRACKET.match(line)
         if m:
             return m.group(1), m.group(2)
+        m = _BOLD_LEAD.match(line)
+        if m:
+            return m.group(1) or m.group(3), m.group(2) or m.group(4)
         m = _HEADER.match(line)
         if m:
             return next(g for g in m.groups() if g is not None), ""
         return None, line
 
     def is_scaffold_header(self, header: str) -> bool:
-        h = normalise(header)
+        """A header naming a scaffold section, with at most one more word ("Evaluation
+        Priority", "Essential Constraints"): a header, not a sentence that names one."""
+        h = normalise(header).strip(" :：")
         m = self.headers.search(h)
-        return bool(m) and len(h) <= len(m.group()) + 6  # the header is that, not a sentence
+        if not m:
+            return False
+        return len(h) <= len(m.group()) + 6 or len(h.split()) <= len(m.group().split()) + 1
 
     def content(self, request: str) -> str:
         """The request without its scaffold (the whole request when nothing is set aside, or

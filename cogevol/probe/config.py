@@ -24,6 +24,7 @@ class ProbeConfig:
     settle_ms: int = 400
     response_wait_ms: int = 1600
     idle_ms: int = 600
+    decay_ms: int = 1800
     overlay_wait_ms: int = 1500
     key_hold_ms: int = 250
     frame_ms: int = 32

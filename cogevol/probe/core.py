@@ -53,6 +53,10 @@ RESIZE_WAIT_MS = 1000  # real time for a page to hear a viewport change
 # states in which controls found detached are looked for again, drawn anew (a page that redraws
 # its buttons on a clock would otherwise be looked at in every state)
 RERENDERS = 3
+# inertia after an input (see _Probe._goes_on): the canvases' speed, looked at this many times
+# across decay_ms, falls at every look to under this share of the first
+DECAY_LOOKS = 3
+DECAY_RATIO = 0.5
 
 
 class _Probe:
@@ -624,17 +628,40 @@ class _Probe:
         again (a Reset, a Pause), so this is looked at now, not only at the end. The twin, if
         any, runs the same stretch so the two stay in step."""
         r = self.result
-        if b is not None:
-            motion, _, _ = (
-                await asyncio.gather(
-                    observe_motion(a, self.cfg.settle_ms, self.cfg.settle_ms, 2),
-                    b.run(self.cfg.settle_ms),
-                )
-            )[0]
-        else:
-            motion, _, _ = await observe_motion(a, self.cfg.settle_ms, self.cfg.settle_ms, 2)
-        if motion.startswith(MOVES):
+        motion = await self._look(a, b)
+        if motion.startswith(MOVES) and await self._goes_on(a, b):
             r.moves_later, r.motion = True, motion + " after an input"
+
+    async def _look(self, a: Session, b: Session | None) -> str:
+        """Whether the page moves over the next settle_ms (the twin, if any, runs in step)."""
+        ms = self.cfg.settle_ms
+        if b is None:
+            return (await observe_motion(a, ms, ms, 2))[0]
+        return (await asyncio.gather(observe_motion(a, ms, ms, 2), b.run(ms)))[0][0]
+
+    async def _goes_on(self, a: Session, b: Session | None) -> bool:
+        """Motion right after an input may be the input's own inertia dying down: an orbit
+        drag eased by damping, a transition, a thrown ball coming to rest. Motion on its own is
+        change that goes on. Damping eases out frame by frame for many seconds (three.js
+        OrbitControls' 0.05 is still visible on a dense grid 6 s later), too long to wait for
+        inside the RL loop; but its speed falls every frame. So the canvases' change over two
+        frames is measured DECAY_LOOKS times across decay_ms: falling at every look, to under
+        DECAY_RATIO of the first, is inertia. Otherwise the page must still move at the end."""
+        cfg = self.cfg
+        speeds = []
+        for i in range(DECAY_LOOKS):
+            if i:
+                gap = cfg.decay_ms // (DECAY_LOOKS - 1)
+                await asyncio.gather(*(s.run(gap) for s in (a, b) if s is not None))
+            await a.call("motion", True)
+            await asyncio.gather(*(s.run(2 * cfg.frame_ms) for s in (a, b) if s is not None))
+            speeds.append((await a.call("motion"))["canvasChange"])
+        log.debug("probe: canvas change per two frames after an input: %s", speeds)
+        if 0 < speeds[-1] < DECAY_RATIO * speeds[0] and all(
+            y < x for x, y in zip(speeds, speeds[1:])
+        ):
+            return False
+        return (await self._look(a, b)).startswith(MOVES)
 
     async def _late_response(
         self, a: Session, b: Session | None, lock: Lockstep, before: tuple | None, skip: int
@@ -716,7 +743,8 @@ class _Probe:
         motion, _, _ = await observe_motion(a, cfg.settle_ms, cfg.quiet_max_ms, 2)
         r.moves_at_end = motion.startswith(MOVES)
         if r.moves_at_end and not r.animates and not r.moves_later:
-            r.moves_later, r.motion = True, motion
+            r.moves_at_end = await self._goes_on(a, None)
+            r.moves_later, r.motion = r.moves_at_end, motion if r.moves_at_end else r.motion
 
     async def _viewports(self, a: Session) -> dict:
         """Layout measures at tablet and phone sizes (the desktop ones come from the first

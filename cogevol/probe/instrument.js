@@ -231,6 +231,11 @@
   // elements that hear a press: a drag may operate them (probe: page.js draggable)
   const DOWN = new Set(['mousedown', 'pointerdown', 'touchstart']);
   G.downEls = new Set();
+  // elements (or the window) that hear the pointer at all, moves and the wheel included: a
+  // canvas none of whose listeners hears it is no control (a keyboard game's board)
+  const POINTER = new Set([...CLICK, 'mousemove', 'pointermove', 'mouseover', 'mouseenter', 'mouseout', 'mouseleave',
+    'pointerover', 'pointerenter', 'wheel', 'touchmove', 'touchend', 'contextmenu']);
+  G.pointerEls = new Set();
   // the sources of key handlers: the probe presses the keys they compare against
   G.keySources = [];
   const keySource = (fn) => { if (fn && G.keySources.length < 20) try { G.keySources.push(String(fn).slice(0, 20000)); } catch (e) { /* a proxy */ } };
@@ -246,6 +251,8 @@
     if (CLICK.has(type) && this instanceof Element && G.clickTargets.length < 500) G.clickTargets.push(this);
     if (CLICK.has(type) && (this === window || this === document)) G.docClick = true;
     if (DOWN.has(type) && this instanceof Element && G.downEls.size < 500) G.downEls.add(this);
+    if (POINTER.has(type) && this instanceof Element && G.pointerEls.size < 500) G.pointerEls.add(this);
+    if (POINTER.has(type) && (this === window || this === document)) G.docPointer = true;
     return origAdd.call(this, type, fn, opts);
   };
   // handlers assigned as properties (cell.onclick = ...) make a control as much as listeners do

@@ -11,8 +11,18 @@
     }
     return true;
   };
+  // shown as a person sees it, whatever its size (CSS visibility and opacity up the tree)
+  const shown = (n) => (n.checkVisibility ? n.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(n));
   const TYPED = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color', 'file', 'email', 'tel', 'url', 'password']);
   const TEXT = new Set(['', 'text', 'search', 'number']);
+  // a pointer over el reaches a listener: on it, an ancestor, the document or the window, added
+  // with addEventListener (instrument.js) or as a handler property or attribute (onclick=...)
+  const POINTER_PROPS = ['onclick', 'onmousedown', 'onmouseup', 'onmousemove', 'onpointerdown', 'onpointermove', 'ontouchstart', 'onwheel', 'ondblclick'];
+  const heard = (el) => {
+    if (G.docPointer || POINTER_PROPS.some((p) => window[p] || document[p])) return true;
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) if (G.pointerEls.has(e) || POINTER_PROPS.some((p) => e[p])) return true;
+    return false;
+  };
   const delegated = (el) => {
     if (G.docClick) return true;
     for (let e = el.parentElement; e; e = e.parentElement) if (G.clickTargets.includes(e)) return true;
@@ -33,7 +43,7 @@
     if (tag === 'textarea') return ['text', null];
     if (tag === 'select') return ['select', null];
     if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return ['text', null];
-    if (tag === 'canvas') return ['canvas', null];
+    if (tag === 'canvas') return heard(el) ? ['canvas', null] : ['excluded', 'nothing on the page listens to the pointer over it'];
     if (tag === 'button' || tag === 'summary' || (tag === 'a' && el.hasAttribute('href')) || el.getAttribute('role') === 'button' || el.hasAttribute('onclick')) return ['click', null];
     if (G.clickTargets.includes(el) && el !== document.body && el !== document.documentElement) return ['click', null];
     // delegated clicks (a listener on document or an ancestor): the outermost element that
@@ -161,27 +171,33 @@
   G.lastPixels = new WeakMap();
   G.lastLooks = new WeakMap();
   const scratch = document.createElement('canvas');
-  const pixelsMoved = (c) => {
+  // how much a canvas changed since the last look, as the mean change of its sampled pixels
+  // (RGBA sum, 0-1020); moved when any pixel changed by more than 6
+  const pixelChange = (c) => {
     const W = 96, H = Math.max(1, Math.round((W * c.height) / c.width));
     scratch.width = W; scratch.height = H;
     const x = scratch.getContext('2d', { willReadFrequently: true });
     let data;
-    try { x.clearRect(0, 0, W, H); x.drawImage(c, 0, 0, W, H); data = x.getImageData(0, 0, W, H).data; } catch (e) { return false; }
+    const none = { moved: false, amount: 0 };
+    try { x.clearRect(0, 0, W, H); x.drawImage(c, 0, 0, W, H); data = x.getImageData(0, 0, W, H).data; } catch (e) { return none; }
     const prev = G.lastPixels.get(c), boxes = G.numberBoxes.get(c) || [];
     G.lastPixels.set(c, { data, boxes });
     G.numberBoxes.set(c, []);
-    if (!prev || prev.data.length !== data.length) return false;
+    if (!prev || prev.data.length !== data.length) return none;
     const fx = W / c.width, fy = H / c.height, skip = new Uint8Array(W * H);
     for (const [bx, by, bw, bh] of [...prev.boxes, ...boxes]) {
       for (let j = Math.max(0, Math.floor(by * fy) - 1); j < Math.min(H, Math.ceil((by + bh) * fy) + 1); j++)
         for (let i = Math.max(0, Math.floor(bx * fx) - 1); i < Math.min(W, Math.ceil((bx + bw) * fx) + 1); i++) skip[j * W + i] = 1;
     }
+    let moved = false, sum = 0, n = 0;
     for (let k = 0; k < W * H; k++) {
       if (skip[k]) continue;
       const o = 4 * k;
-      if (Math.abs(data[o] - prev.data[o]) + Math.abs(data[o + 1] - prev.data[o + 1]) + Math.abs(data[o + 2] - prev.data[o + 2]) + Math.abs(data[o + 3] - prev.data[o + 3]) > 6) return true;
+      const d = Math.abs(data[o] - prev.data[o]) + Math.abs(data[o + 1] - prev.data[o + 1]) + Math.abs(data[o + 2] - prev.data[o + 2]) + Math.abs(data[o + 3] - prev.data[o + 3]);
+      if (d > 6) moved = true;
+      sum += d; n++;
     }
-    return false;
+    return { moved, amount: n ? sum / n : 0 };
   };
   const shadowText = (el) => (el.shadowRoot ? el.shadowRoot.textContent.trim().slice(0, 2000) : '');
   // disabled as a person sees it: the attribute, aria-disabled, a disabled fieldset, or the
@@ -343,7 +359,6 @@
       const skipEl = skip >= 0 ? this.controls[skip] : null;
       const parts = [], boxes = [], paints = [];
       const sx = window.scrollX, sy = window.scrollY;
-      const shown = (n) => (n.checkVisibility ? n.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(n));
       const walk = (node) => {
         for (const n of node.childNodes) {
           if (n.nodeType === 3) { const t = n.textContent.trim(); if (t) parts.push('#' + t); continue; }
@@ -384,13 +399,13 @@
     motion(reset = false) {
       const snap = this.snapshot();
       if (reset) { G.lastPixels = new WeakMap(); G.lastLooks = new WeakMap(); }
-      let canvasMoved = false, scene = false, paintMoved = false, boxMoved = false;
+      let canvasMoved = false, canvasChange = 0, scene = false, paintMoved = false, boxMoved = false;
       const screen = innerWidth * innerHeight, sx = window.scrollX, sy = window.scrollY;
       const pseudo = pseudoLooks();
       for (const el of allElements(document)) {
         const tag = el.tagName.toUpperCase();
         if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'HEAD' || tag === 'TITLE' || tag === 'META' || tag === 'LINK') continue;
-        const shownNow = el.checkVisibility ? el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(el);
+        const shownNow = shown(el);
         const now = shownNow ? [paint(getComputedStyle(el)) + (pseudo.get(el) || ''), box(el, sx, sy), el.textContent] : null, last = G.lastLooks.get(el);
         G.lastLooks.set(el, now);
         if (!reset && last !== undefined && String(last) !== String(now) && (!last || !now || last[2] === now[2])) {
@@ -402,9 +417,13 @@
         const area = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
         if (area <= 0 || !visible(el)) continue;
         if (area >= 0.15 * screen) scene = true;
-        if (tag === 'CANVAS' && el.width * el.height > 0 && pixelsMoved(el)) canvasMoved = true;
+        if (tag === 'CANVAS' && el.width * el.height > 0) {
+          const ch = pixelChange(el);
+          canvasMoved = canvasMoved || ch.moved;
+          canvasChange = Math.max(canvasChange, ch.amount);
+        }
       }
-      return Object.assign(snap, { canvasMoved, scene, paintMoved, boxMoved });
+      return Object.assign(snap, { canvasMoved, canvasChange, scene, paintMoved, boxMoved });
     },
     // client coordinates of shapes drawn on canvas i, most recent first, inside its visible box
     shapeTargets(i, n) {
@@ -429,7 +448,6 @@
       const alike = alikeGroups();
       let drawn = 0;
       const screen = innerWidth * innerHeight;
-      const shown = (n) => (n.checkVisibility ? n.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(n));
       for (const el of document.querySelectorAll('[aria-label], [alt], [title], [placeholder], input[type=button], input[type=submit], option, button, [role=button], label')) {
         for (const a of ['aria-label', 'alt', 'title', 'placeholder']) { const v = el.getAttribute(a); if (v) parts.push(v); }
         if (el.tagName === 'INPUT' || el.tagName === 'OPTION') parts.push(el.value || el.textContent);
@@ -460,8 +478,9 @@
       let area = 0, text = 0;
       for (const el of allElements(document)) {
         const tag = el.tagName;
-        if (!visible(el)) continue;
+        // any painted size is content: a rain of 1-px streaks is what a person sees
         const r = el.getBoundingClientRect();
+        if (r.width <= 0 || r.height <= 0 || !shown(el)) continue;
         if (tag === 'CANVAS' || tag === 'SVG' || tag === 'IMG' || tag === 'VIDEO' || tag === 'svg') area += r.width * r.height;
         else if (tag !== 'BODY' && tag !== 'HTML') {  // painted boxes (a board of empty cells is content)
           const st = getComputedStyle(el);

@@ -32,6 +32,11 @@ Decisions (see the YAML for the word lists):
   Start or Launch button sets off, so a simulator that waits for its button still passes. A
   request that only describes motion ("a simulation of planets orbiting the sun") is animation
   alone.
+- A request that rules interaction out ("No interactions.", "non-interactive", "sin interacción",
+  "无需交互"; `hands_off`) is hands-off: the simulation, game or quiz it names runs by itself, so
+  it must move on its own and is not operated ("a 3d simulation of 200 dominoes ... falls,
+  triggering a chain reaction. No interactions."). An explicit cue (a button, click) still
+  counts; controls in general ("controls", "操作", `vague_controls`) do not.
 - "optional" before a cue or "(optional)" after it makes it no requirement ("sprite animation
   (optional)").
 - Cues are chosen for precision over recall: a missed cue makes the gate laxer (static), a false
@@ -76,6 +81,7 @@ _FAMILIES = (
     "simulation",
     "steer",
     "interactive",
+    "hands_off",
     "animation",
     "motion",
     "static",
@@ -157,6 +163,8 @@ class _Lexicon:
     neg_before: re.Pattern  # searched in the text just before a cue
     neg_after: re.Pattern  # matched against the text just after a cue
     events: re.Pattern  # "when", "after", "结束时": an animation in a game tied to a moment of play
+    hands_off: re.Pattern  # interaction itself ("interactions", "交互"): ruled out, hands-off
+    vague: re.Pattern  # controls in general ("controls", "操作"): no cue in a hands-off request
     system: str
     user: str
 
@@ -187,7 +195,14 @@ def lexicon() -> _Lexicon:
     neg_after = re.compile(rf"\s*\w?\s*(?:{_alt(neg['after'])})")
     events = _family_rx(data["events"])
     return _Lexicon(
-        tuple(fams), neg_before, neg_after, events, data["llm"]["system"], data["llm"]["user"]
+        tuple(fams),
+        neg_before,
+        neg_after,
+        events,
+        _family_rx(words("hands_off")),
+        _family_rx(words("vague_controls")),
+        data["llm"]["system"],
+        data["llm"]["user"],
     )
 
 
@@ -231,11 +246,20 @@ def expects_from_request(request: str | None) -> Expects:
     text, lex = normalise(request), lexicon()
     hits = _hits(text, lex)
     live = [(f, c, s) for f, c, negated, s in hits if not negated and f != "neutral"]
+    # a request that rules interaction out ("No interactions.") is hands-off: what it names
+    # (a simulation, a game that plays itself) runs by itself and is not operated
+    hands_off = any(negated and lex.hands_off.fullmatch(c) for _, c, negated, _ in hits)
+    named = {f for f, _, _ in live}
+
+    def vague(f: str, c: str) -> bool:  # controls in general ("操作"): no cue when hands-off
+        return hands_off and f == "interactive" and bool(lex.vague.fullmatch(c))
+
+    live = [(f, c, s) for f, c, s in live if not vague(f, c)]
     # the page is what the request names first: past a simulation or a page type, a game, quiz
     # or tool word names its mechanics or its topic ("simple game AI", "an internal timer", "a
     # landing page for a game studio"), not a page that waits for a player
     head = next((f for f, _, _ in live if f in _HEADS), None)
-    topics = {"game", "quiz", "tool"} if head in ("simulation", "static") else set()
+    topics = {"game", "quiz", "tool"} if head in ("simulation", "static") or hands_off else set()
     live = [(f, c, s) for f, c, s in live if f not in topics]
     waits = bool({f for f, _, _ in live} & set(_WAITS_FOR_USER))
     # in a game, quiz or tool an animation the request ties to a moment of play ("when the game
@@ -249,7 +273,8 @@ def expects_from_request(request: str | None) -> Expects:
     # motion in a game is not required (it waits for the player); motion a simulation describes
     # is (the probe also counts motion that a Start or Launch button set off)
     animation = "animation" in has or ("motion" in has and not waits)
-    if sim and (interactive or not animation):
+    animation |= hands_off and bool(named & {"simulation", "game", "quiz", "tool", "motion"})
+    if sim and not hands_off and (interactive or not animation):
         interactive = True  # a simulator is operated, unless all the request says is motion
     counted = {"interactive", "simulation", "animation", *_WAITS_FOR_USER} - topics
     counted |= {"motion"} if animation else set()
@@ -257,7 +282,9 @@ def expects_from_request(request: str | None) -> Expects:
     cues = [
         f"not {c}" if negated else f"{c} (after play)" if s in played else c
         for f, c, negated, s in hits
-        if f != "neutral" and (negated or f in counted or s in played)
+        if f != "neutral"
+        and (negated or f in counted or s in played)
+        and (negated or not vague(f, c))
     ]
     return _expects(interactive, animation, cues, "rules")
 

@@ -119,6 +119,13 @@ def test_a_count_is_a_number_with_its_noun_right_after(request_text, counts):
     ("A landing page with smooth Framer-like transitions between sections", {"framer"}, {"transitions", "sections"}),
     ("I'd like a page about volcanoes", set(), {"volcanoes"}),
     ("We would like a single-page quiz on planets", set(), {"planets"}),
+    # a negation of the request's language, to its clause's end; an exact copy is no thing shown
+    ("create a cool raining and thunder animation. No controls no interactiveness.", {"controls", "interactiveness"}, {"raining", "thunder"}),
+    ("A Yes/No quiz with no more than 5 questions", set(), {"yes", "questions"}),
+    ("Una página sin animaciones. No uses canvas, solo tarjetas de frutas.", {"canvas"}, {"tarjetas", "frutas"}),
+    ("Ein Quiz über Planeten, keine Bilder", {"bilder"}, {"planeten"}),
+    ("Um sistema solar com o sol no centro", set(), {"centro"}),
+    ("create exact copy of the PAC-MAN game", {"exact", "copy"}, {"pac-man"}),
 ])
 def test_a_model_to_be_like_and_what_to_go_without_are_not_mentions(request_text, gone, kept):
     words = set(mentions(plan_rules(request_text)))
@@ -385,6 +392,10 @@ def test_a_timeline_is_not_also_a_table():
     ("eau", "La molécule d'eau", True),
     ("Revolución francesa", "La guerra civil", False),
     ("art", "Start now", False),
+    ("raining", "let rain = []", True),
+    ("spinning", "spin the wheel", True),
+    ("pac-man", "PACMAN", True),
+    ("pac-man", "Man of the year", False),
 ])
 def test_phrases_and_elided_words_are_found(word, text, met):
     c = Check("mentions", word, must=True)

@@ -64,3 +64,27 @@ def test_a_plain_request_keeps_every_word_and_content_lines_stay():
     todo = "Build a to-do app.\nUsers add tasks.\nEach task has Done and Delete buttons.\nKeep it in one file."
     assert s.content(todo) == "Build a to-do app.\nUsers add tasks.\nEach task has Done and Delete buttons."
     assert s.content("Output:") == "Output:"  # nothing would be left: the request stays whole
+
+
+JAM = """**Subject: Autonomous Creative Challenge: Build an Engaging Browser Game**
+
+**Your Role:** You are an autonomous creative coding agent.
+
+**Your Mission:** Design and implement a uniquely engaging browser-based game.
+
+**Unleash Your Creativity:**
+* You have **total freedom** regarding the game's concept, genre, theme and art style.
+
+**Evaluation Priority:**
+1.  **User Engagement & Replayability:** How much do players want to keep playing?
+* **Supporting Factors:** Creativity/Originality, Fun Factor, Polish."""
+
+
+def test_an_open_prompt_names_nothing_its_praise_role_and_grading_would_make_things():
+    s = lexicon().scaffold
+    kept = s.content(JAM)
+    assert "coding agent" not in kept and "Fun Factor" not in kept, kept  # "**Your Role:** ...", "Evaluation Priority"
+    assert "uniquely engaging" in kept  # the mission is the task
+    assert mentioned(JAM) == [], mentioned(JAM)  # what it leaves to the author is no must either
+    assert mentioned("Create the best design masterpiece you can with a single HTML file.") == []
+    assert mentioned("HTML 파일 하나로 너가 할 수 있는 최대한의 디자인 역작을 만들어줘.") == []

@@ -39,6 +39,8 @@ def test_page_verdict(results, name):
         assert by_label[label]["evidence"]
     for label in e["dead"]:
         assert by_label[label].get("verdict") == "dead", (label, r["controls"])
+    for label in e.get("excluded", []):  # a canvas nothing listens to the pointer over
+        assert by_label[label]["status"] == "excluded", (label, r["controls"])
 
 
 def test_overlay_and_disabled_controls_are_not_operable(results):

@@ -42,6 +42,14 @@ c.addEventListener('click', (e) => { const r = c.getBoundingClientRect(), x = e.
   pieces.forEach(([px, py], i) => { if (Math.hypot(px - x, py - y) < 22) { sel = i; draw(); } }); });
 draw();</script></body></html>"""
 
+# a keyboard game: its board is a canvas nothing on the page listens to the pointer over, so
+# clicking it is nothing a player would try (no dead control); the arrow keys move the ship
+KEYBOARD_GAME = """<!DOCTYPE html><html><body style="margin:0"><canvas id=c width=600 height=400></canvas><script>
+const c = document.getElementById('c'), g = c.getContext('2d'); let x = 300;
+function draw() { g.fillStyle = '#000'; g.fillRect(0, 0, 600, 400); g.fillStyle = '#0c0'; g.fillRect(x - 20, 360, 40, 20); }
+document.addEventListener('keydown', (e) => { if (e.key === 'ArrowLeft') x -= 20; if (e.key === 'ArrowRight') x += 20; draw(); });
+draw();</script></body></html>"""
+
 # every frame burns CPU: with a tiny budget nothing can be driven, but the page still answers
 SLOW_PAGE = """<!DOCTYPE html><html><body><button id=b>go</button><p id=o>0</p><script>
 b.onclick = () => { o.textContent = +o.textContent + 1; };
@@ -54,7 +62,7 @@ def _probe(pages, cfg=None, requests=None):
 
 
 def test_keys_read_from_handlers_and_canvas_shapes_and_drags():
-    r = _probe({"keys": KEYS_PAGE, "drag": DRAG_PAGE, "pieces": PIECES_PAGE})
+    r = _probe({"keys": KEYS_PAGE, "drag": DRAG_PAGE, "pieces": PIECES_PAGE, "game": KEYBOARD_GAME})
     keys = r["keys"]
     assert not keys["hard_fail"], keys["reason"]
     (kb,) = [c for c in keys["controls"] if c["kind"] == "keyboard"]
@@ -65,6 +73,11 @@ def test_keys_read_from_handlers_and_canvas_shapes_and_drags():
     pieces = r["pieces"]
     (board,) = [c for c in pieces["controls"] if c["kind"] == "canvas"]
     assert board["verdict"] == "live" and board["driver"] == "canvas-shapes", board
+    game = r["game"]
+    assert not [c for c in game["controls"] if c["kind"] == "canvas"], game["controls"]
+    (board,) = [c for c in game["controls"] if "listens to the pointer" in (c.get("reason") or "")]
+    assert board["status"] == "excluded", board
+    assert game["terms"]["interactivity"] == 0.0 and not game["hard_fail"], game["controls"]
 
 
 def test_key_names():

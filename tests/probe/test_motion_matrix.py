@@ -125,6 +125,20 @@ x.fillRect(300,200,120,80);x.font='14px monospace';x.fillText('frame '+k,10,20);
 
 START = "<button id=go>Start</button>"
 
+# a page still until an input: motion the input sets off that goes on counts ("moves on its own
+# later"); the input's own inertia dying down (an orbit drag eased by damping) does not
+SPOKES = """const x=c.getContext('2d');let a=0,v=0,down=null;
+function draw(){x.fillStyle='#012';x.fillRect(0,0,600,400);x.strokeStyle='#6cf';for(let i=0;i<40;i++){const t=a+i*Math.PI/20;
+x.beginPath();x.moveTo(300,200);x.lineTo(300+380*Math.cos(t),200+380*Math.sin(t));x.stroke()}}"""
+SET_OFF = {
+    "canvas_start_button": page(START + "<canvas id=c width=600 height=400></canvas>", script=SPOKES + """
+let on=false;go.onclick=()=>{on=true};(function f(){if(on)a+=0.02;draw();requestAnimationFrame(f)})();"""),
+    "canvas_drag_damping": page("<canvas id=c width=600 height=400></canvas>", script=SPOKES + """
+c.addEventListener('pointerdown',e=>{down=e.clientX});addEventListener('pointerup',()=>{down=null});
+c.addEventListener('pointermove',e=>{if(down!==null){v+=(e.clientX-down)*0.002;down=e.clientX}});
+(function f(){a+=v*0.05;v*=0.95;draw();requestAnimationFrame(f)})();"""),
+}
+
 # (technique, page whose button works, twin whose button does nothing visible)
 CONTROLS = {
     "canvas2d": (
@@ -214,6 +228,7 @@ def results():
     items += [(f"counter/{name}", html) for name, html in COUNTERS.items()]
     for name, (live, dead) in CONTROLS.items():
         items += [(f"control/{name}/live", live), (f"control/{name}/dead", dead)]
+    items += [(f"set_off/{name}", html) for name, html in SET_OFF.items()]
     for key, _ in items:
         requests[key] = INTERACTIVE if key.startswith("control/") else ANIMATION
     return {r["path"]: r for r in asyncio.run(score_pages(items, requests=requests))}
@@ -233,6 +248,16 @@ def test_a_counter_over_a_still_scene_is_not_motion(results, name):
     r = results[f"counter/{name}"]
     assert r["hard_fail"] and not r["animates"], (r["reason"], r["motion"])
     assert r["motion"].startswith("still:"), r["motion"]
+
+
+def test_motion_an_input_sets_off_counts_and_its_inertia_does_not(results):
+    started, eased = results["set_off/canvas_start_button"], results["set_off/canvas_drag_damping"]
+    assert not started["animates"] and started["moves_later"], (started["reason"], started["motion"])
+    assert not started["hard_fail"], started["reason"]
+    drag = next(c for c in eased["controls"] if c.get("kind") == "canvas")
+    assert drag["verdict"] == "live", eased["controls"]  # the drag turns the wheel...
+    assert not eased["moves_later"] and eased["hard_fail"], (eased["reason"], eased["motion"])
+    assert "nothing moves on its own" in eased["reason"]  # ...which then eases to a stop
 
 
 @pytest.mark.parametrize("name", sorted(CONTROLS))

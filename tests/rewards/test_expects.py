@@ -74,6 +74,16 @@ CASES = [
     ("an animation of a dot that moves and briefly pauses its movement", ANI),
     ("cars drive around; on a crash an explosion expands towards the viewer, animated", ANI),
     ("an animation I can pause and resume", BOTH),
+    # interaction ruled out: what the request names runs by itself, not operated
+    ("a 3d simulation of 200 dominoes arranged in a spiral; the outermost falls, triggering a "
+     "chain reaction. No interactions.", ANI),
+    ("a physics simulation of particle interactions", INT),
+    ("a non-interactive infographic about bees", STA),
+    ("Una simulación de fichas de dominó, sin interacción.", ANI),
+    ("多米诺骨牌模拟，无需交互", ANI),
+    ("ein Spiel, das sich selbst spielt, keine Interaktion", ANI),
+    ("一个贪吃蛇自动驾驶版本：无需用户输入也能自动开始；避免在游戏操作时触发页面滚动", ANI),
+    ("a self-playing snake, no user input needed, with a button to restart", BOTH),
     ("a slideshow with a play/pause button", INT),
     # zh
     ("一个会开花的花朵动画", ANI),
