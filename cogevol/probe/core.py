@@ -743,8 +743,9 @@ class _Probe:
         motion, _, _ = await observe_motion(a, cfg.settle_ms, cfg.quiet_max_ms, 2)
         r.moves_at_end = motion.startswith(MOVES)
         if r.moves_at_end and not r.animates and not r.moves_later:
-            r.moves_at_end = await self._goes_on(a, None)
-            r.moves_later, r.motion = r.moves_at_end, motion if r.moves_at_end else r.motion
+            r.moves_at_end = await self._goes_on(a, None)  # not the last input's inertia
+            if r.moves_at_end:
+                r.moves_later, r.motion = True, motion
 
     async def _viewports(self, a: Session) -> dict:
         """Layout measures at tablet and phone sizes (the desktop ones come from the first

@@ -38,7 +38,8 @@ Decisions (see the YAML for the word lists):
   triggering a chain reaction. No interactions."). An explicit cue (a button, click) still
   counts; controls in general ("controls", "操作", `vague_controls`) do not.
 - "optional" before a cue or "(optional)" after it makes it no requirement ("sprite animation
-  (optional)").
+  (optional)"); so does a hedge ("maybe some animations", "Some nice animations would be
+  cool" in a quiz whose only motion answers the play).
 - Cues are chosen for precision over recall: a missed cue makes the gate laxer (static), a false
   one zeroes a good page. So "orbit" (Earth's orbit), "falls", "running", "floating" are out.
 - dataviz and 3d carry no requirement themselves: a plain chart or infographic is static, a chart
@@ -222,7 +223,7 @@ def _hits(text: str, lex: _Lexicon) -> list[tuple[str, str, bool, int]]:
         end = start - neg_len
         negated = fam != "neutral" and bool(
             lex.neg_before.search(text, max(0, start - 40), start)
-            or lex.neg_after.match(text, end, min(len(text), end + 12))
+            or lex.neg_after.match(text, end, min(len(text), end + 24))
         )
         out.append((fam, cue, negated, start))
     return out

@@ -84,6 +84,9 @@ CASES = [
     ("ein Spiel, das sich selbst spielt, keine Interaktion", ANI),
     ("一个贪吃蛇自动驾驶版本：无需用户输入也能自动开始；避免在游戏操作时触发页面滚动", ANI),
     ("a self-playing snake, no user input needed, with a button to restart", BOTH),
+    # a hedge is no requirement
+    ("Create an interactive quiz game. Show one question at a time. Some nice animations would be cool", INT),
+    ("A quiz on planets; maybe some animations", INT),
     ("a slideshow with a play/pause button", INT),
     # zh
     ("一个会开花的花朵动画", ANI),
