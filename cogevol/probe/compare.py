@@ -55,13 +55,19 @@ async def mirror_input(a: Session, b: Session, step: Step | None) -> None:
 
 
 async def drive(
-    a: Session, b: Session | None, act: Action, before: tuple | None, cfg: ProbeConfig
+    a: Session,
+    b: Session | None,
+    act: Action,
+    before: tuple | None,
+    cfg: ProbeConfig,
+    skip: int = -1,
 ) -> tuple[str, str, str] | None:
     """Perform the action's steps one by one; with several steps (keys, canvas points, a
-    click then a drag) compare after each and stop at the first visible change, so a later
-    step cannot undo an earlier one's effect. `act.steps` ends up holding the steps
-    performed, so a replay presses the same ones. Returns (verdict, evidence, driver) for a
-    change seen between steps, else None."""
+    board's pieces, a click then a drag) compare after each and stop at the first visible
+    change, so a later step cannot undo an earlier one's effect. Snapshots leave out control
+    `skip`'s own look, as `before` does (its hover or pressed style is no response).
+    `act.steps` ends up holding the steps performed, so a replay presses the same ones.
+    Returns (verdict, evidence, driver) for a change seen between steps, else None."""
     steps, done = act.steps, []
     for step in steps:
         done.append(step)
@@ -72,9 +78,9 @@ async def drive(
             await mirror_input(a, b, step)
             if b.t < a.t:
                 await b.run(a.t - b.t)
-            sa, sb = await asyncio.gather(a.snapshot(), b.snapshot())
+            sa, sb = await asyncio.gather(a.snapshot(skip), b.snapshot(skip))
         elif before is not None:
-            sa, sb = await a.snapshot(), before[0]
+            sa, sb = await a.snapshot(skip), before[0]
         else:
             continue
         if differs(sa, sb):

@@ -24,6 +24,7 @@ class ProbeConfig:
     settle_ms: int = 400
     response_wait_ms: int = 1600
     idle_ms: int = 600
+    watch_ms: int = 4000
     decay_ms: int = 1800
     overlay_wait_ms: int = 1500
     key_hold_ms: int = 250
@@ -31,6 +32,7 @@ class ProbeConfig:
     max_controls: int = 16
     max_keys: int = 16
     canvas_shapes: int = 6
+    board_pieces: int = 4
     method: str = "twin"
     idle_shortcut: bool = True
     page_timeout_s: float = 10.0
@@ -152,6 +154,10 @@ class ProbeResult:
     errors: list[str] = field(default_factory=list)  # first uncaught errors and console errors
     error_count: int = 0
     load_errors: int = 0  # of which before any input
+    # distinct errors (digits aside): how many things are broken, not how often the probe ran
+    # into the same one (which grows with the inputs given and the time watched)
+    error_kinds: int = 0
+    load_error_kinds: int = 0  # of which before any input
     # driving stopped at page_timeout_s: skipped controls are not verdicts
     budget_exhausted: bool = False
     twin_rebuilds: int = 0

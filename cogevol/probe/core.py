@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections import deque
 from dataclasses import replace
@@ -47,6 +48,8 @@ from cogevol.probe.session import Session, instrument_script, is_closed, is_time
 from cogevol.probe.trace import Tracer
 
 __all__ = ["probe_html"]  # the probe's public names are cogevol.probe's
+
+_ERROR_TYPE = re.compile(r"^(?:Uncaught )?\w*(?:Error|Exception):\s*")
 
 log = logging.getLogger(__name__)
 RESIZE_WAIT_MS = 1000  # real time for a page to hear a viewport change
@@ -88,6 +91,8 @@ class _Probe:
         self.graph = StateGraph(cfg)  # the states the inputs reach (the play-through)
         # live inputs looked at for motion they set off (animation requests on still pages)
         self.set_off_tries = 0
+        self.errors_at_end = 0  # errors thrown before the end-of-run motion look
+        self.error_seen: set[str] = set()  # the errors thrown so far, digits aside
         # the driving budget, in the time the machine gave this probe (budget.py)
         self.budget = Budget(cfg.page_timeout_s, cfg.budget_cap)
         # a page that renders may keep its main thread waiting on the rasteriser: slow, not hung
@@ -101,6 +106,11 @@ class _Probe:
     def _error(self, text: str) -> None:
         r = self.result
         r.error_count += 1
+        # the clock rethrows a timer's error without its type: "ReferenceError: x" is "x"
+        kind = re.sub(r"\d+", "0", _ERROR_TYPE.sub("", text[:200]))
+        if kind not in self.error_seen:
+            self.error_seen.add(kind)
+            r.error_kinds += 1
         if len(r.errors) < 10:
             r.errors.append(text[:200])
 
@@ -197,7 +207,7 @@ class _Probe:
         a = await self._open(stack)
         content = await a.call("visibleContent")
         baseline = await self._quiet(a)
-        r.load_errors = r.error_count
+        r.load_errors, r.load_error_kinds = r.error_count, r.error_kinds
         if not await self._rendered(a, content):
             return
         await self._first_screen(a)
@@ -212,7 +222,9 @@ class _Probe:
         if not r.budget_exhausted:
             await self._facts(a)  # again after the inputs: a quiz shows its questions once started
         await self._motion_at_end(a)
+        size = a.page.viewport_size
         r.viewport.update(await self._viewports(a))
+        await self._frozen_by_error(a, size)
         if self.flows:
             r.flows = await run_flows(
                 lambda st: self._open(st, register=False),
@@ -572,7 +584,7 @@ class _Probe:
         t_input = a.t
         if self.tracer is not None:
             await self.tracer.begin()
-        early = await drive(a, b, act, before, cfg)
+        early = await drive(a, b, act, before, cfg, skip)
         if b is not None and b.t < a.t:
             await b.run(a.t - b.t)
         await asyncio.gather(*(s.run(cfg.settle_ms) for s in (a, b) if s is not None))
@@ -732,20 +744,40 @@ class _Probe:
 
     async def _motion_at_end(self, a: Session) -> None:
         """Whether the page still moves on its own after the inputs (an animation a button set
-        off, a timer started late; or frozen by an error). Only when the request asks for
-        motion and the budget is not spent: it costs an idle stretch."""
+        off, a timer started late; or frozen by an error) once it has run `watch_ms` in all.
+        Only when the request asks for motion and the budget is not spent: it costs an idle
+        stretch, which the budget also bounds."""
         r, cfg = self.result, self.cfg
         if not self.motion or r.budget_exhausted:
             return
-        # let the inertia of the last input (a drag's damping, a transition) die down first
-        if not r.animates:
-            await a.run(cfg.idle_ms)
+        # let the inertia of the last input (a drag's damping, a transition) die down first;
+        # and watch the page as long as a person watches an animation before judging it (a
+        # loop that throws or a simulation that falls apart after its first seconds)
+        idle = max(0 if r.animates else cfg.idle_ms, cfg.watch_ms - a.t)
+        while idle > 0 and not self.budget.over():
+            await a.run(min(idle, 500))
+            idle -= 500
+        self.errors_at_end = r.error_count
         motion, _, _ = await observe_motion(a, cfg.settle_ms, cfg.quiet_max_ms, 2)
         r.moves_at_end = motion.startswith(MOVES)
         if r.moves_at_end and not r.animates and not r.moves_later:
             r.moves_at_end = await self._goes_on(a, None)  # not the last input's inertia
             if r.moves_at_end:
                 r.moves_later, r.motion = True, motion
+
+    async def _frozen_by_error(self, a: Session, size: dict | None) -> None:
+        """An error thrown after the end look saw the page move (while it looked, or during the
+        layout measures) may have stopped it: an animation loop that throws schedules no next
+        frame. The clock's frames are longer than a screen's (frame_ms), so a loop that throws
+        after its first second on a screen throws after the look here. Looked at once more, at
+        the first screen's size."""
+        r, cfg = self.result, self.cfg
+        if not r.moves_at_end or r.error_count <= self.errors_at_end or size is None:
+            return
+        await a.resize(size["width"], size["height"], RESIZE_WAIT_MS)
+        await a.run(100)
+        motion, _, _ = await observe_motion(a, cfg.settle_ms, cfg.settle_ms, 2)
+        r.moves_at_end = motion.startswith(MOVES)
 
     async def _viewports(self, a: Session) -> dict:
         """Layout measures at tablet and phone sizes (the desktop ones come from the first

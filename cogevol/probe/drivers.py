@@ -2,10 +2,11 @@
 
 A control is only judged dead after it got the input a person would give it, so the choice
 of input is its own concern: key names read out of the page's handlers translated for
-Playwright, the usual game keys after them, five points and the drawn shapes of a canvas, a
-drag where the page listens for a press. The order spends the page budget on what the
-request names first. An Action holds the gesture steps for one control; the steps actually
-performed are kept on it, so that a twin rebuilt by replay presses the same ones.
+Playwright, the usual game keys after them, five points and the drawn shapes of a canvas, the
+pieces of a board, a drag where the page listens for a press. The order spends the page
+budget on what the request names first. An Action holds the gesture steps for one control; the
+steps actually performed are kept on it, so that a twin rebuilt by replay presses the same
+ones.
 """
 
 from __future__ import annotations
@@ -162,5 +163,8 @@ async def pointer_action(a: Session, c: Control, aim: dict, cfg: ProbeConfig) ->
         steps += [("tap", "canvas-shapes", sx, sy) for sx, sy in shapes]
         steps += drag
     else:
-        steps = [("click", "click", x, y), *drag]
+        # a board's centre may fall between its pieces: then its pieces, as a person plays it
+        n = cfg.board_pieces
+        pieces = await a.call("pieceTargets", c.index, n) if n else []
+        steps = [("click", "click", x, y), *(("click", "pieces", u, v) for u, v in pieces), *drag]
     return Action(c.kind, c.index, x, y, box, steps=steps)

@@ -13,6 +13,9 @@
   };
   // shown as a person sees it, whatever its size (CSS visibility and opacity up the tree)
   const shown = (n) => (n.checkVisibility ? n.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : visible(n));
+  // native controls are clicked where a person clicks them; a board is a larger plain element
+  const NATIVE = /^(BUTTON|A|INPUT|SELECT|TEXTAREA|LABEL|SUMMARY|OPTION|CANVAS)$/;
+  const BOARD_SHARE = 0.1;
   const TYPED = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color', 'file', 'email', 'tel', 'url', 'password']);
   const TEXT = new Set(['', 'text', 'search', 'number']);
   // a pointer over el reaches a listener: on it, an ancestor, the document or the window, added
@@ -433,6 +436,32 @@
         const cx = r.left + (x * r.width) / c.width, cy = r.top + (y * r.height) / c.height;
         const key = Math.round(cx / 24) + ':' + Math.round(cy / 24);
         if (seen.has(key) || cx < r.left + 2 || cy < r.top + 2 || cx > r.right - 2 || cy > r.bottom - 2 || cx >= innerWidth || cy >= innerHeight || cx < 0 || cy < 0) continue;
+        seen.add(key); out.push([cx, cy]);
+        if (out.length >= n) break;
+      }
+      return out;
+    },
+    // a board: a large plain element whose own listener (or one above it) works out which piece
+    // lies under the pointer (a clicker's targets, a grid of tiles): its centre may fall between
+    // the pieces, so the centres of up to n of its visible pieces, topmost at that point, that are
+    // no control of their own and at most a quarter of the board. None for a native control or an
+    // element under BOARD_SHARE of the viewport (a card is clicked where a person clicks it).
+    pieceTargets(i, n) {
+      const el = this.controls[i];
+      if (!el || NATIVE.test(el.tagName) || el.getAttribute('role') === 'button') return [];
+      const r = el.getBoundingClientRect(), out = [], seen = new Set();
+      if (r.width * r.height < BOARD_SHARE * innerWidth * innerHeight) return [];
+      seen.add(Math.round((r.left + r.width / 2) / 24) + ':' + Math.round((r.top + r.height / 2) / 24));
+      const others = this.controls.filter((c) => c !== el && el.contains(c));
+      for (const d of [...el.querySelectorAll('*')].slice(0, 600)) {
+        const b = d.getBoundingClientRect();
+        if (b.width < 4 || b.height < 4 || b.width * b.height > (r.width * r.height) / 4) continue;
+        const cx = b.left + b.width / 2, cy = b.top + b.height / 2;
+        const key = Math.round(cx / 24) + ':' + Math.round(cy / 24);
+        if (seen.has(key) || cx < 0 || cy < 0 || cx >= innerWidth || cy >= innerHeight) continue;
+        if (others.some((c) => c.contains(d))) continue;
+        const hit = document.elementFromPoint(cx, cy);
+        if (!hit || !(hit === d || d.contains(hit)) || !shown(d)) continue;
         seen.add(key); out.push([cx, cy]);
         if (out.length >= n) break;
       }

@@ -318,7 +318,7 @@ def _terms(
     # a page too slow to reach its first screen within the budget has no fill to judge
     if result.fill is not None:
         terms["blank"] = round(max(0.0, 1 - result.fill / settings.fill_target), 4)
-    errors = result.load_errors if partial else result.error_count
+    errors = result.load_error_kinds if partial else result.error_kinds
     terms["console_errors"] = round(min(1.0, errors / max(1, settings.errors_full)), 4)
     if driven and not partial:
         terms["response"] = round(sum(c.errors > 0 for c in driven) / len(driven), 4)

@@ -81,7 +81,7 @@ def test_skipped_controls_are_not_a_verdict():
     r.viewport = {"desktop": GOOD_VIEW, "tablet": GOOD_VIEW}  # tablet measured in one run, not in another
     s = score(r)
     assert set(s.terms) == {"viewport_desktop", "blank", "console_errors"}
-    r.error_count, r.load_errors = 5, 1
+    r.error_count, r.load_errors, r.error_kinds, r.load_error_kinds = 5, 1, 3, 1
     assert score(r).terms["console_errors"] == round(1 / 3, 4)
 
 
@@ -100,8 +100,10 @@ def test_blocked_resources_get_their_own_reason_and_a_param_decides_the_reward()
 
 
 def test_browser_measured_terms():
-    s = score(_result(["live"], fill=0.05, error_count=6))
+    s = score(_result(["live"], fill=0.05, error_count=6, error_kinds=3))
     assert s.terms["blank"] == 0.8 and s.terms["console_errors"] == 1.0
+    # how many things are broken, not how often the probe ran into the same one
+    assert score(_result(["live"], error_count=6, error_kinds=1)).terms["console_errors"] == round(1 / 3, 4)
     bad = _result(["live", "live"])
     bad.controls[1].errors = 2
     assert score(bad).terms["response"] == 0.5
