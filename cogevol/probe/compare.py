@@ -47,7 +47,8 @@ def differs(sa: dict, sb: dict) -> str:
 
 
 async def mirror_input(a: Session, b: Session, step: Step | None) -> None:
-    """The twin gets what the input left behind except the input: pointer position and focus."""
+    """The twin gets what the input left behind except the input: pointer position and focus.
+    After a hover the pointer's place is the input: the twin's stays where it was."""
     if step is not None and step[0] in ("click", "type", "tap", "drag"):
         x, y = (step[4], step[5]) if step[0] == "drag" else (step[2], step[3])
         await b.point(x, y)
@@ -90,7 +91,7 @@ async def drive(
                 f"holding {step[2]}"
                 if step[0] == "key"
                 else f"{step[1]} at ({step[2]:.0f}, {step[3]:.0f})"
-                if step[0] in ("tap", "click", "drag")
+                if step[0] in ("tap", "click", "drag", "hover")
                 else step[1]
             )
             return "live", f"{what} changed after {how}", step[1]

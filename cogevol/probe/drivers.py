@@ -162,6 +162,20 @@ async def pointer_action(a: Session, c: Control, aim: dict, cfg: ProbeConfig) ->
         )
         steps += [("tap", "canvas-shapes", sx, sy) for sx, sy in shapes]
         steps += drag
+        # a scene that follows the pointer (particles drawn to it, a camera that leans with it,
+        # a tooltip over what it points at): the pointer crosses the canvas without a press,
+        # only where nothing covers it, and ends as far as it can from where the last step left
+        # it; the twin's pointer stays put, the pointer's place being the input here
+        last = steps[-1]
+        px, py = (last[4], last[5]) if last[0] == "drag" else (last[2], last[3])
+        corners = [
+            [x0 + fx * w, y0 + fy * h]
+            for fx, fy in ((0.25, 0.25), (0.75, 0.25), (0.75, 0.75), (0.25, 0.75))
+        ]
+        own = await a.call("ownPoints", c.index, corners)
+        path = sorted((tuple(p) for p in own), key=lambda p: (p[0] - px) ** 2 + (p[1] - py) ** 2)
+        if path:
+            steps.append(("hover", "canvas-hover", *path[-1], tuple(path)))
     else:
         # a board's centre may fall between its pieces: then its pieces, as a person plays it
         n = cfg.board_pieces

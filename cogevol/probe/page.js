@@ -441,6 +441,12 @@
       }
       return out;
     },
+    // the points (viewport [x, y]) where control i itself is under the pointer: a pointer
+    // moved there crosses nothing else (no overlay's hover style)
+    ownPoints(i, pts) {
+      const el = this.controls[i];
+      return el ? pts.filter(([x, y]) => x >= 0 && y >= 0 && x < innerWidth && y < innerHeight && document.elementFromPoint(x, y) === el) : [];
+    },
     // a board: a large plain element whose own listener (or one above it) works out which piece
     // lies under the pointer (a clicker's targets, a grid of tiles): its centre may fall between
     // the pieces, so the centres of up to n of its visible pieces, topmost at that point, that are

@@ -253,6 +253,10 @@ async def _gesture(s: Session, step: Step, act: Action, cfg: ProbeConfig) -> Non
         await s.run(cfg.key_hold_ms)
         await kb.up(step[2])
         await s.run(30)
+    elif how == "hover":  # the pointer crosses a few points, no button, a few frames at each
+        for x, y in step[4]:
+            await m.move(x, y)
+            await s.run(48)
     elif how == "drag":  # press, move across a few frames, release: ropes, sliders, sketch pads
         x0, y0, x1, y1 = step[2:6]
         await m.move(x0, y0)

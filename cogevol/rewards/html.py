@@ -16,6 +16,8 @@ Defect terms (each in 0..1; params.yaml probe.weights and probe.terms):
 - viewport_desktop / _tablet / _mobile: horizontal overflow, clipped, tiny or low-contrast text,
   overlapping text at 1280, 768 and 375 px;
 - blank: the first screen is mostly background (a blank canvas with one small sprite);
+- filler: the page shows lorem ipsum where its content should be (cogevol.rewards.filler),
+  unless the request asks for placeholder text;
 - console_errors: uncaught errors and console.error calls while loading and in use;
 - response: share of driven controls whose input threw an error;
 - fulfilment: weighted share of the request's checks the page misses, its subject and language
@@ -56,6 +58,7 @@ from cogevol.config import check_weights
 from cogevol.probe import ProbeConfig, ProbeResult, probe_html
 from cogevol.probe.motion import STILL
 from cogevol.rewards.expects import INTERACTIVE_DEFAULT, Expects, expects_from_request
+from cogevol.rewards.filler import asks_for_filler, shows_filler
 from cogevol.rewards.verdict import Defects, Verdict, weigh
 
 log = logging.getLogger(__name__)
@@ -70,6 +73,7 @@ DEFAULT_WEIGHTS = {
     "viewport_tablet": 0.1,
     "viewport_mobile": 0.1,
     "blank": 0.15,
+    "filler": 0.15,
     "console_errors": 0.1,
     "response": 0.1,
     "fulfilment": 0.5,
@@ -191,10 +195,12 @@ def score(
     weights: dict[str, float] | None = None,
     settings: TermSettings | None = None,
     checks: list[CheckResult] | None = None,
+    filler_asked: bool = False,
 ) -> HtmlScore:
     """The verdict on a probed page: the gate, then 1 - weighted mean of the defect terms.
     `checks` are the request's checklist run against the page (cogevol.checklist): the
-    share it misses is the `fulfilment` term, and missing every must-have fails the gate."""
+    share it misses is the `fulfilment` term, and missing every must-have fails the gate.
+    `filler_asked`: the request asks for placeholder text (no `filler` term)."""
     expects = expects or INTERACTIVE_DEFAULT
     weights = check_weights(weights, DEFAULT_WEIGHTS, "probe.weights") or DEFAULT_WEIGHTS
     settings = settings or TermSettings()
@@ -234,6 +240,9 @@ def score(
             return HtmlScore(hard_fail=True, reward=0.0, reason=why, resource_failure=True, **base)
         return HtmlScore(hard_fail=True, reward=0.0, reason=fail, **base)
     terms = _terms(result, expects, driven, live, settings)
+    filler = not filler_asked and shows_filler(result.text)
+    if filler:
+        terms["filler"] = 1.0
     if fit.fulfilment is not None:
         terms["fulfilment"] = fit.fulfilment
     if fit.language is not None:
@@ -242,6 +251,8 @@ def score(
         terms[k] = min(1.0, max(0.0, float(v)))
     reward, used = weigh(Defects(terms), weights)
     why = _reason(result, expects, driven, live, skipped)
+    if filler:
+        why += "; lorem ipsum filler shown"
     if checks:
         judged = [c for c in checks if c.status != "unverifiable"]
         why += f"; request checklist: {sum(c.status == 'met' for c in judged)}/{len(judged)} met"
@@ -420,7 +431,15 @@ class HtmlScorer:
             checks = run_checklist(
                 plan, facts, "the page did not reach its first screen within the budget"
             )
-        s = score(result, expects, weights=self.weights, settings=self.terms, checks=checks)
+        filler_asked = asks_for_filler(request)
+        s = score(
+            result,
+            expects,
+            weights=self.weights,
+            settings=self.terms,
+            checks=checks,
+            filler_asked=filler_asked,
+        )
         if self.judge is not None and s.reward is not None and not s.hard_fail:
             jterms, why = await self._judge_terms(result, request)
             s = score(
@@ -430,6 +449,7 @@ class HtmlScorer:
                 weights=self.weights,
                 settings=self.terms,
                 checks=checks,
+                filler_asked=filler_asked,
             )
             if why:
                 s.reason = f"{s.reason}; {why}"

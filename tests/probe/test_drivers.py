@@ -66,6 +66,20 @@ function draw() { g.fillStyle = '#000'; g.fillRect(0, 0, 600, 400); g.fillStyle 
 document.addEventListener('keydown', (e) => { if (e.key === 'ArrowLeft') x -= 20; if (e.key === 'ArrowRight') x += 20; draw(); });
 draw();</script></body></html>"""
 
+# particles drawn to the pointer (a mousemove listener on the window, no press): FOLLOWS false
+# is the dead copy, which reads the pointer and draws nothing of it; a button with a hover style
+# covers one of the canvas's corner points, where a pointer moved across would light it up
+FOLLOW_PAGE = """<!DOCTYPE html><html><head><style>canvas{display:block;width:100vw;height:100vh}
+#b{position:fixed;left:25vw;top:75vh;transform:translate(-50%,-50%);background:#ddd}#b:hover{background:#c00}</style></head>
+<body style="margin:0"><canvas id=c width=640 height=400></canvas><button id=b>Info</button><script>
+const g = c.getContext('2d'); let mx = 320, my = 200, t = 0;
+window.addEventListener('mousemove', (e) => { const r = c.getBoundingClientRect();
+  if (FOLLOWS) { mx = (e.clientX - r.left) * 640 / r.width; my = (e.clientY - r.top) * 400 / r.height; } });
+function frame() { t++; g.fillStyle = '#113'; g.fillRect(0, 0, 640, 400); g.fillStyle = '#fc0';
+  for (let k = 0; k < 12; k++) g.fillRect(mx + 30 * Math.cos(t / 8 + k), my + 30 * Math.sin(t / 8 + k), 6, 6);
+  requestAnimationFrame(frame); }
+frame();</script></body></html>"""
+
 # every frame burns CPU: with a tiny budget nothing can be driven, but the page still answers
 SLOW_PAGE = """<!DOCTYPE html><html><body><button id=b>go</button><p id=o>0</p><script>
 b.onclick = () => { o.textContent = +o.textContent + 1; };
@@ -103,6 +117,19 @@ def test_keys_read_from_handlers_canvas_shapes_board_pieces_and_drags():
     (board,) = [c for c in game["controls"] if "listens to the pointer" in (c.get("reason") or "")]
     assert board["status"] == "excluded", board
     assert game["terms"]["interactivity"] == 0.0 and not game["hard_fail"], game["controls"]
+
+
+def test_a_scene_that_follows_the_pointer_is_live_where_nothing_covers_it():
+    # the pointer crosses the canvas without a press and the twin's stays put; it never crosses
+    # the button over the canvas (whose hover style is no response of the canvas)
+    ask = "particles that swirl and follow the mouse"
+    pages = {"follows": FOLLOW_PAGE.replace("FOLLOWS", "true"), "ignores": FOLLOW_PAGE.replace("FOLLOWS", "false")}
+    r = _probe(pages, requests={k: ask for k in pages})
+    (canvas,) = [c for c in r["follows"]["controls"] if c["kind"] == "canvas"]
+    assert canvas["verdict"] == "live" and canvas["driver"] == "canvas-hover", canvas
+    assert not r["follows"]["hard_fail"], r["follows"]["reason"]
+    (canvas,) = [c for c in r["ignores"]["controls"] if c["kind"] == "canvas"]
+    assert canvas["verdict"] == "dead" and r["ignores"]["hard_fail"], (canvas, r["ignores"]["reason"])
 
 
 def test_key_names():
