@@ -1,3 +1,6 @@
+"""Lorem ipsum where a page's content should be is priced (the `filler` term), in a page of any
+language, unless the request asks for placeholder text."""
+
 from cogevol.probe import ProbeResult
 from cogevol.rewards.expects import expects_from_request
 from cogevol.rewards.filler import asks_for_filler, shows_filler
