@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 
-from cogevol.probe.config import Action, ProbeConfig, Step
+from cogevol.probe.config import Action, ProbeConfig, Step, pointer_end
 from cogevol.probe.pixels import changed_pixels, masked
 from cogevol.probe.session import Session
 
@@ -50,8 +50,7 @@ async def mirror_input(a: Session, b: Session, step: Step | None) -> None:
     """The twin gets what the input left behind except the input: pointer position and focus.
     After a hover the pointer's place is the input: the twin's stays where it was."""
     if step is not None and step[0] in ("click", "type", "tap", "drag"):
-        x, y = (step[4], step[5]) if step[0] == "drag" else (step[2], step[3])
-        await b.point(x, y)
+        await b.point(*pointer_end(step))
     await b.call("setFocus", await a.call("focused"))
 
 

@@ -207,6 +207,11 @@ class ProbeResult:
 Step = tuple
 
 
+def pointer_end(step: Step) -> tuple[float, float]:
+    """Where a pointer gesture (click, type, tap, drag, hover) leaves the pointer."""
+    return (step[4], step[5]) if step[0] == "drag" else (step[2], step[3])
+
+
 @dataclass
 class Action:
     """The input for one control: where it is and the gesture steps to perform."""

@@ -107,10 +107,8 @@ class _Probe:
         r = self.result
         r.error_count += 1
         # the clock rethrows a timer's error without its type: "ReferenceError: x" is "x"
-        kind = re.sub(r"\d+", "0", _ERROR_TYPE.sub("", text[:200]))
-        if kind not in self.error_seen:
-            self.error_seen.add(kind)
-            r.error_kinds += 1
+        self.error_seen.add(re.sub(r"\d+", "0", _ERROR_TYPE.sub("", text[:200])))
+        r.error_kinds = len(self.error_seen)
         if len(r.errors) < 10:
             r.errors.append(text[:200])
 

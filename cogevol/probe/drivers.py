@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from cogevol.probe.config import Action, Control, ProbeConfig
+from cogevol.probe.config import Action, Control, ProbeConfig, pointer_end
 
 if TYPE_CHECKING:
     from cogevol.probe.session import Session
@@ -31,6 +31,9 @@ KEYS = (
     "KeyS",
     "KeyD",
 )
+# where a canvas is clicked (fractions of its box): its centre, then its four quarter points,
+# which a pointer moved without a press also crosses
+CANVAS_POINTS = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
 
 # key values as handlers compare them -> Playwright key names
 _NAMED = {
@@ -150,10 +153,8 @@ async def pointer_action(a: Session, c: Control, aim: dict, cfg: ProbeConfig) ->
         steps = [("click", "range", box[0] + 0.85 * box[2], y)]
     elif c.kind == "canvas":
         x0, y0, w, h = box
-        steps = [
-            ("tap", "canvas-points", x0 + fx * w, y0 + fy * h)
-            for fx, fy in ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
-        ]
+        points = [(x0 + fx * w, y0 + fy * h) for fx, fy in CANVAS_POINTS]
+        steps = [("tap", "canvas-points", px, py) for px, py in points]
         # drawn shapes are worth clicking only where something listens for the click
         shapes = (
             await a.call("shapeTargets", c.index, cfg.canvas_shapes)
@@ -166,13 +167,8 @@ async def pointer_action(a: Session, c: Control, aim: dict, cfg: ProbeConfig) ->
         # a tooltip over what it points at): the pointer crosses the canvas without a press,
         # only where nothing covers it, and ends as far as it can from where the last step left
         # it; the twin's pointer stays put, the pointer's place being the input here
-        last = steps[-1]
-        px, py = (last[4], last[5]) if last[0] == "drag" else (last[2], last[3])
-        corners = [
-            [x0 + fx * w, y0 + fy * h]
-            for fx, fy in ((0.25, 0.25), (0.75, 0.25), (0.75, 0.75), (0.25, 0.75))
-        ]
-        own = await a.call("ownPoints", c.index, corners)
+        px, py = pointer_end(steps[-1])
+        own = await a.call("ownPoints", c.index, points[1:])  # the four quarter points
         path = sorted((tuple(p) for p in own), key=lambda p: (p[0] - px) ** 2 + (p[1] - py) ** 2)
         if path:
             steps.append(("hover", "canvas-hover", *path[-1], tuple(path)))
