@@ -67,12 +67,15 @@ class Lexicon:
     code_verbs: re.Pattern  # a clause asking the code to do something starts with one
     code_markers: re.Pattern  # ... and names an algorithm, a heuristic, a formula, a store
     example_rx: re.Pattern  # "e.g.", "such as", "比如": what follows are examples, none a must
+    idiom_rx: re.Pattern  # "at a time", "as close as possible": set phrases that name no thing
+    adverb_rx: re.Pattern  # a whole word that is an adverb by its ending ("continuously")
     # a request language -> what it writes before a thing the page goes without ("no", "keine")
     negation_rx: dict[str, re.Pattern]
     # flow name -> (alternatives, each the request word groups that together call for it,
-    # steps, expectations)
+    # steps, expectations, whether the words of one alternative must be in one sentence)
     flows: tuple[
-        tuple[str, tuple[tuple[re.Pattern, ...], ...], tuple[dict, ...], tuple[dict, ...]], ...
+        tuple[str, tuple[tuple[re.Pattern, ...], ...], tuple[dict, ...], tuple[dict, ...], bool],
+        ...,
     ]
     flow_labels: dict[str, tuple[str, ...]]  # label group -> words a control's label may hold
     scaffold: Scaffold  # the template around a request's task (role-play, constraints, grading)
@@ -156,6 +159,12 @@ def lexicon() -> Lexicon:
         code_verbs=cue_rx(data["code_verbs"]),
         code_markers=cue_rx(data["code_markers"]),
         example_rx=_markers_rx(data["example_markers"], _LIKE),
+        # `*` in an idiom is one word
+        idiom_rx=re.compile(_markers_rx(data["idioms"]).pattern.replace(r"\*", r"[^\W\d_]+")),
+        adverb_rx=re.compile(
+            rf"[^\W\d_]{{3,}}(?:{'|'.join(data['adverb_endings'])})"
+            rf"|[^\W\d_]{{4,}}(?:{'|'.join(data['adverb_endings_long'])})"
+        ),
         negation_rx={
             lang: _markers_rx(words, _NO_EN if lang == "en" else None)
             for lang, words in data["negations"].items()
@@ -170,6 +179,7 @@ def lexicon() -> Lexicon:
                 ),
                 tuple(f["steps"]),
                 tuple(f["expect"]),
+                bool(f.get("same_sentence")),
             )
             for name, f in data["flows"].items()
         ),

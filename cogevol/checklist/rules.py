@@ -125,6 +125,8 @@ def _latin_things(text: str, lex: Lexicon) -> list[str]:
                 continue
             parts = [p for p in w.split("-") if len(p) >= 3 and p not in lex.generic]
             w = "-".join(parts) if len(parts) > 1 else parts[0] if parts else ""
+        if lex.adverb_rx.fullmatch(w):  # "continuously": how, not what
+            continue
         if len(w) >= 3 and w not in lex.generic and not w.isdigit() and w not in lex.numbers:
             if not any(_inflected(w, o) for o in out):  # "questions" after "question": one thing
                 out.append(w)
@@ -178,7 +180,8 @@ def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
     for m in lex.number_rx.finditer(text):
         raw = m.group(1) or m.group(2) or m.group(3)
         n = int(raw) if raw.isdigit() else lex.numbers.get(raw)
-        if n is None or not 2 <= n <= 100:
+        # the end of a range is no count ("30-80 particles", "5 to 10 balls")
+        if n is None or not 2 <= n <= 100 or _RANGE_BEFORE.search(text[: m.start()]):
             continue
         rest, counter = text[m.end() : m.end() + 24], ""
         if m.group(3) or CJK_RUN.match(rest.lstrip()):
@@ -208,7 +211,7 @@ def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
                 continue
             words = LATIN_WORD.findall(rest[joined.end() :].replace("-", " "))
             noun = words[0] if words else ""
-            if noun in ("more", "of", "de", "or", "to", "x"):
+            if noun in ("more", "of", "de", "or", "to", "x", "bis", "até"):  # "2 bis 6 Fotos"
                 noun = ""
         if len(noun) < (1 if CJK_RUN.search(noun or "a") else 3) or _skipped(noun, counter, lex):
             continue
@@ -216,6 +219,7 @@ def _counts(text: str, lex: Lexicon) -> list[tuple[int, str, str]]:
     return out
 
 
+_RANGE_BEFORE = re.compile(r"\d\s*(?:[-–~]|to|a|à|bis|até|到|至)\s*$")
 _COUNT_JOIN = re.compile(r"\+?(?:\s+|-)(?=[^\W\d_])")
 _NOUN_BEFORE = re.compile(r"([\u3040-\u30ff\u3400-\u9fff]+|[\uac00-\ud7af]+)\s*$")
 
@@ -241,6 +245,22 @@ def _skipped(noun: str, counter: str, lex: Lexicon) -> bool:
         and bool(CJK_RUN.match(noun))
         and any(noun.startswith(u) for u in lex.count_skip if CJK_RUN.match(u))
     )
+
+
+# where a sentence ends in a normalised request (its line breaks are gone; "5. In the loop" and
+# "- Delete notes" start one)
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|[。！？；]|\s[*•]\s|\s-\s")
+
+
+def _together(groups: tuple[re.Pattern, ...], text: str, same_sentence: bool) -> list[re.Match]:
+    """A match of every word group in `text`, all in one sentence when `same_sentence` (words
+    that together call for a flow: "input the serving sizes to calculate their value", not
+    "calculate the angle" two paragraphs from "mouse input"); [] when there is none."""
+    for part in _SENTENCE_END.split(text) if same_sentence else [text]:
+        hits = [rx.search(part) for rx in groups]
+        if all(hits):
+            return hits
+    return []
 
 
 def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
@@ -388,14 +408,15 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
             if m:
                 checks.append(Check("key", key, cue=m.group()))
         # what a person must be able to do, as scripts the probe runs (seed 003's flows)
-        for name, alternatives, steps, expect in lex.flows:
+        for name, alternatives, steps, expect, same_sentence in lex.flows:
             for when in alternatives:
-                hits = [rx.search(text) for rx in when]
-                if all(hits):
+                hits = _together(when, text, same_sentence)
+                if hits:
                     cue = " ... ".join(m.group() for m in hits)
                     checks.append(Check("flow", name, cue=cue, steps=steps, expect=expect))
                     break
-        for n, noun, cue in _counts(text, lex):
+        # an example's number is one way among others ("(e.g., 30-80 particles per explosion)")
+        for n, noun, cue in _counts(_without_examples(text, lex, lang), lex):
             if not lex.slide_rx.search(noun):
                 checks.append(Check("count", noun, n=n, cue=cue))
     else:
@@ -442,7 +463,7 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
         lex,
         lang,
     )
-    rest = _SELF_INTRO.sub(" ", rest)
+    rest = lex.idiom_rx.sub(" ", _SELF_INTRO.sub(" ", rest))
     for c in checks:  # the words that named a control, a key or an element are not the topic
         if c.check in ("control", "key", "element", "label") and c.cue:
             rest = rest.replace(c.cue, " ")

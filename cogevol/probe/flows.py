@@ -7,15 +7,16 @@ looks for the task. Seed 003 writes such flow contracts from the request alone; 
 planners (cogevol.checklist: `flow` checks), and the probe runs them here in its own regime: a
 fresh seeded copy under the paused virtual clock, its quiet window run first, real inputs.
 
-Steps (a flow check's `steps`): `type` TEXT into a field (`into`: text, or search: a search
-field first), `fill` every empty field with TEXT (a page with no field but keys labelled with
-TEXT's characters, a keypad calculator, gets TEXT on its keys), `click` the control whose label
-holds a word of a label group (cogevol/checklist/lexicon.yaml flow_labels; `or_key`: press that
-key in the last field typed into when there is none), `press` a key, `wait` MS. Expectations
-(`expect`), after the last step, against the first state: TEXT `appears`, TEXT `disappears`, the
-visible text `changes`. A flow is met, unmet (with the step or expectation that failed) or
-unverifiable (the budget ran out, the copy did not load, or a search changed nothing on a page
-that listed fewer than two alike items: there was nothing to narrow).
+Steps (a flow check's `steps`): `type` TEXT into a field (`into`: text, a field that is no
+search box when there is one; or search, a search field first), `fill` every empty field with
+TEXT (a page with no field but keys labelled with TEXT's characters, a keypad calculator, gets
+TEXT on its keys), `click` the control whose label holds a word of a label group
+(cogevol/checklist/lexicon.yaml flow_labels; `or_key`: press that key in the last field typed
+into when there is none), `press` a key, `wait` MS. Expectations (`expect`), after the last
+step, against the first state: TEXT `appears`, TEXT `disappears`, the visible text `changes`.
+A flow is met, unmet (with the step or expectation that failed) or unverifiable (the budget ran
+out, the copy did not load, or a search changed nothing on a page that listed fewer than two
+alike items: there was nothing to narrow).
 """
 
 from __future__ import annotations
@@ -78,22 +79,30 @@ def route(controls: list[Control], kind: str, words: list[str]) -> list[str]:
 
 
 async def _find(
-    s: Session, kind: str, words: list[str], search: bool, controls: list[Control]
+    s: Session,
+    kind: str,
+    words: list[str],
+    search: bool,
+    controls: list[Control],
+    avoid: tuple[str, ...] = (),
 ) -> int:
     """The control a step acts on; when the page shows none, the inputs that revealed one in
-    the play-through are given first (a wizard's Next, a second tab)."""
+    the play-through are given first (a wizard's Next, a second tab, a notes app's New note).
+    A field that holds a word of `avoid` (a search box, for a task to type) is taken only when
+    no other is there or can be revealed."""
     await s.call("discover")  # what the page shows now (a row added by the last step)
-    k = await s.call("flowFind", kind, words, search)
+    k = await s.call("flowFind", kind, words, search, list(avoid))
     if k >= 0:
         return k
     for label in route(controls, kind, words):
         j = await s.call("flowFind", "click", [label.lower()])
         if j < 0:
-            return -1
+            break
         await _click(s, j)
         await s.run(200)
         await s.call("discover")
-    return await s.call("flowFind", kind, words, search)
+    k = await s.call("flowFind", kind, words, search, list(avoid))
+    return k if k >= 0 or not avoid else await s.call("flowFind", kind, words, search)
 
 
 async def _step(
@@ -106,7 +115,9 @@ async def _step(
     """Perform one step; StepFailed when there is nothing to act on."""
     do = step.get("do")
     if do == "type":
-        k = await _find(s, "text", [], step.get("into") == "search", controls)
+        into_search = step.get("into") == "search"
+        avoid = () if into_search else labels.get("search", ())
+        k = await _find(s, "text", [], into_search, controls, avoid)
         if k < 0:
             raise StepFailed("no text field")
         await _type(s, k, step["text"])

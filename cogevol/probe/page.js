@@ -308,9 +308,10 @@
     },
     // flows (cogevol/probe/flows.py): the visible text, and the first operable control of a
     // kind whose label holds one of `words` (any control of the kind when `words` is empty);
-    // `search` prefers a search field. -1: none.
+    // `search` prefers a search field; a field whose label, placeholder or type holds a word of
+    // `avoid` is left out (a task typed into a to-do list's search box is no task). -1: none.
     flowText() { const b = document.body || document.documentElement; return (document.title + '\n' + (b ? b.innerText : '')).slice(0, 60000); },
-    flowFind(kind, words, search = false) {
+    flowFind(kind, words, search = false, avoid = []) {
       const hits = [];
       for (let i = 0; i < this.controls.length; i++) {
         const el = this.controls[i];
@@ -318,6 +319,7 @@
         const [k] = kindOf(el);
         if (k !== kind || el.disabled || !visible(el)) continue;
         const text = (labelOf(el) + ' ' + (el.getAttribute('placeholder') || '') + ' ' + (el.getAttribute('title') || '') + ' ' + (el.type || '')).toLowerCase();
+        if (avoid.some((w) => text.includes(w))) continue;
         const named = words.some((w) => text.includes(w));
         if (!words.length || named) hits.push([i, named || (search && el.type === 'search')]);
         else if (search) hits.push([i, false]);

@@ -106,6 +106,10 @@ def test_numbers_inside_words_are_not_counts():
     ("If any two vehicles collide, show an explosion", []),
     ("Handle collisions between two balls", []),
     ("Buttons to switch between three cities", [(3, "cities")]),
+    # an example's number is one way among others; a range's end is no count
+    ("Each rocket explodes into a burst (e.g., 30-80 particles per explosion) that fades", []),
+    ("Collage-Maker: 2 bis 6 Fotos hochladen", []),
+    ("Write 8-10 articles and 12 cards", [(12, "cards")]),
 ])
 def test_a_count_is_a_number_with_its_noun_right_after(request_text, counts):
     assert [(x.n, x.value) for x in plan_rules(request_text).checks if x.check == "count"] == counts
@@ -324,6 +328,14 @@ def test_styling_and_audience_words_are_not_the_topic(request_text, gone):
     # what a control does is its label or flow, not a thing; a hedged wish is no must
     ("A recipe box: delete recipes, search them.\n- Maybe some basic formatting (bold, italic)",
      {"delete", "search", "formatting", "bold", "italic"}, {"recipe"}),
+    # set phrases and adverbs say how or when, never what
+    ("A quiz with 5 questions shown one at a time, highlight if I got it right or wrong, keep track of "
+     "the score, show my final score and let me play again. Single HTML file, with everything embedded",
+     {"time", "highlight", "got", "track", "wrong", "final", "again", "everything"}, {"quiz", "questions"}),
+    ("A cube that rotates continuously and a fire that spreads over time, as close as possible to reality",
+     {"continuously", "time", "close", "possible"}, {"cube", "fire", "reality"}),
+    ("Un cubo que gira rápidamente, con semáforos en tiempo real", {"rápidamente", "tiempo"}, {"cubo", "semáforos"}),
+    ("Um jardim com uma semente que cresce", set(), {"semente", "jardim"}),
 ])
 def test_layout_words_hedges_and_alternatives_are_not_things(request_text, gone, kept):
     named = set(mentions(plan_rules(request_text)))
@@ -419,6 +431,12 @@ def test_phrases_and_elided_words_are_found(word, text, met):
     ("入力した金額から税込価格を計算する", {"compute"}),
     ("A solar system whose code computes each planet's orbit", set()),
     ("使用Web Workers进行位置计算的太阳系动画", set()),
+    # ...or names what the user enters far from where it asks the code to calculate
+    ("A turret game with mouse input handling (position, clicks) and projectiles that fly where you "
+     "click.\n5. In the game loop, keep the turret on screen and draw every projectile.\n6. On each frame, "
+     "calculate the angle from the turret to the cursor.", set()),
+    ("A nutrition site. Users can input food ingredients (such as chicken, rice, broccoli) and serving "
+     "sizes to calculate their nutritional value.", {"compute"}),
     # a filter may be buttons or a select: only a search types a query
     ("A dashboard of sales: filter by region and month", set()),
 ])

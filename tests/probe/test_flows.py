@@ -95,3 +95,16 @@ def test_a_drawing_with_notes_beside_it_has_counts_no_one_can_read():
     assert s.probe.drawn and not s.probe.scene
     count = next(c for c in s.checks if c["check"] == "count")
     assert count["status"] == "unverifiable", count
+
+
+TODO_WITH_SEARCH = ("<!doctype html><html><body><h1>Tasks</h1><input id=q placeholder='Search tasks'>"
+                    "<input id=t placeholder='New task'><button id=add>Add</button><ul id=list></ul><script>"
+                    "add.onclick=()=>{if(!t.value)return;const li=document.createElement('li');li.textContent=t.value;"
+                    "list.append(li);t.value=''};"
+                    "q.oninput=()=>{for(const li of list.children)li.hidden=!li.textContent.includes(q.value)}</script></body></html>")
+
+
+def test_a_task_is_typed_into_the_task_field_not_the_search_box_above_it():
+    # typed into the search box, the task would never be added and a working list would be unmet
+    (s,) = scored([(TODO_WITH_SEARCH, "A to-do list: add tasks and search them")])
+    assert flows(s)["add_item"]["status"] == "met", flows(s)
