@@ -9,6 +9,8 @@ scatter plot.
 
 Run: python benchmarks/probe_real.py [--workers 1] [--records benchmarks/results/probe_real_records.jsonl]
      (--records reuses a probing run: the ablation and report without probing again)
+     [--checklists rules] (every request planned by the rules, as a request outside the replay
+     file is: writes probe_real_rules.json and probe_real_rules_records.jsonl)
 """
 
 from __future__ import annotations
@@ -72,12 +74,13 @@ def main() -> None:
     params = load_params(a.params)
     labels = load_labels(CORPUS / "labels.jsonl")
     RESULTS.mkdir(parents=True, exist_ok=True)
+    name = "probe_real" if a.checklists == "params" else f"probe_real_{a.checklists}"
     t0 = time.perf_counter()
     if a.records:
         records = {r["path"]: r for r in map(json.loads, Path(a.records).read_text().splitlines())}
     else:
         records = asyncio.run(probe_corpus(labels, a.workers, params, planner_from_params(params, rules_only=a.checklists == "rules"), CORPUS))
-        with (RESULTS / "probe_real_records.jsonl").open("w") as f:
+        with (RESULTS / f"{name}_records.jsonl").open("w") as f:
             for lab in labels:
                 f.write(json.dumps(records[lab["file"]], ensure_ascii=False) + "\n")
     wall = time.perf_counter() - t0
@@ -93,7 +96,8 @@ def main() -> None:
     wrong = [{"file": r["file"], "should_pass": r["should_pass"], "grade": r["grade"], "reward": r["reward"], "reason": r["reason"][:160]}
              for r in rows if r["hard_fail"] == r["should_pass"]]
     report["gate_disagreements"] = wrong
-    (RESULTS / "probe_real.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    report["checklists"] = a.checklists
+    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     print(json.dumps({k: v for k, v in report.items() if k not in ("ablation", "gate_disagreements")}, indent=1))
     print("ablation (pair agreement / Spearman):")
     for name, v in report["ablation"].items():
@@ -101,7 +105,6 @@ def main() -> None:
     print("gate disagreements:")
     for w in wrong:
         print("  ", w)
-    report["checklists"] = a.checklists
     with stage_run("agreement", {"corpus": str(CORPUS.relative_to(ROOT)), "probe": params.get("probe", {}),
                                  "checklists": a.checklists}) as run:
         run.log_metrics({k: v for k, v in report.items() if isinstance(v, int | float)} | {"seconds": report["seconds"]})
