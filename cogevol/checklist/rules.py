@@ -59,6 +59,11 @@ _PARTICLES = (
 _ENDINGS = ("하고", "하는", "하면", "하기", "해요", "과", "가", "이", "로", "할", "한")
 # "my name is", "我叫": how the user introduces themselves is never what the page is about
 _SELF_INTRO = re.compile("|".join(map(re.escape, SELF_INTRODUCTIONS)))
+# code a request quotes (a boilerplate to start from, the user's own page): a Markdown fenced
+# block runs to its closing fence or, unclosed, to the end of the text, as CommonMark reads it;
+# markup outside a fence is a tag or a comment ("<section id=notes>", "<!-- notes -->")
+_FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.S | re.M)
+_MARKUP = re.compile(r"<!--.*?(?:-->|\Z)|<!?/?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>", re.S)
 _CLITIC = re.compile(r"'(?:s|ll|re|ve|d|m)$")
 _FR_IMPERATIVE = re.compile(r"-(?:moi|toi|nous|vous|le|la|les|lui|leur|en|y)$")
 _ALTERNATIVE = re.compile(r"(?<![\w/.:])([^\W\d_][\w\-]*)/[^\W\d_][\w\-]*(?![\w/])")
@@ -328,6 +333,9 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
     """The checklist the rules read from `request` alone (modality "html" or "slide")."""
     # what the traffic miner scrubbed (<NAME>, <EMAIL>) is nothing a page can show
     request = PLACEHOLDER.sub(" ", request or "")
+    # the code a request quotes is how to build it, not what the page shows ("<body>",
+    # "<section id=notes>", "// Update logic"): its words are no topic, and not its language
+    request = _MARKUP.sub(" ", _FENCED.sub(" ", request))
     if not normalise(request):
         return Checklist((), "rules", "")
     lex = lexicon()

@@ -59,6 +59,8 @@ async def _click(s: Session, index: int) -> None:
 async def _type(s: Session, index: int, text: str) -> None:
     await _click(s, index)
     await s.page.keyboard.type(text)
+    # kept by the page, not by index: the next discovery renumbers what a step added
+    await s.call("flowTyped", index)
 
 
 def route(controls: list[Control], kind: str, words: list[str]) -> list[str]:
@@ -85,13 +87,15 @@ async def _find(
     search: bool,
     controls: list[Control],
     avoid: tuple[str, ...] = (),
+    beside: bool = False,
 ) -> int:
     """The control a step acts on; when the page shows none, the inputs that revealed one in
     the play-through are given first (a wizard's Next, a second tab, a notes app's New note).
     A field that holds a word of `avoid` (a search box, for a task to type) is taken only when
-    no other is there or can be revealed."""
+    no other is there or can be revealed. With `beside`, of several the one closest to the field
+    last typed into comes first: the button that uses what was typed."""
     await s.call("discover")  # what the page shows now (a row added by the last step)
-    k = await s.call("flowFind", kind, words, search, list(avoid))
+    k = await s.call("flowFind", kind, words, search, list(avoid), beside)
     if k >= 0:
         return k
     for label in route(controls, kind, words):
@@ -101,18 +105,31 @@ async def _find(
         await _click(s, j)
         await s.run(200)
         await s.call("discover")
-    k = await s.call("flowFind", kind, words, search, list(avoid))
+    k = await s.call("flowFind", kind, words, search, list(avoid), beside)
     return k if k >= 0 or not avoid else await s.call("flowFind", kind, words, search)
+
+
+async def _open_item(s: Session, text: str, words: list[str]) -> int:
+    """An item's own controls may show only once it is opened (a notes app's Delete inside the
+    note it opens): click the control that shows what the flow typed, then look again."""
+    item = await s.call("flowFind", "click", [text.lower()])
+    if item < 0:
+        return -1
+    await _click(s, item)
+    await s.run(200)
+    await s.call("discover")
+    return await s.call("flowFind", "click", words)
 
 
 async def _step(
     s: Session,
     step: dict,
     labels: dict[str, tuple[str, ...]],
-    typed: list[int],
+    typed: list[str],
     controls: list[Control],
 ) -> None:
-    """Perform one step; StepFailed when there is nothing to act on."""
+    """Perform one step; StepFailed when there is nothing to act on. `typed`: the texts typed
+    so far."""
     do = step.get("do")
     if do == "type":
         into_search = step.get("into") == "search"
@@ -121,7 +138,7 @@ async def _step(
         if k < 0:
             raise StepFailed("no text field")
         await _type(s, k, step["text"])
-        typed.append(k)
+        typed.append(step["text"])
     elif do == "fill":
         await s.call("discover")
         empty = await s.call("flowEmpty")
@@ -137,14 +154,16 @@ async def _step(
                 await s.call("sync")
         for k in empty:
             await _type(s, k, step["text"])
-            typed.append(k)
+            typed.append(step["text"])
     elif do == "click":
         words = list(labels.get(step.get("label", ""), (str(step.get("label", "")).lower(),)))
-        k = await _find(s, "click", words, False, controls)
+        k = await _find(s, "click", words, False, controls, beside=bool(typed))
+        if k < 0 and typed:
+            k = await _open_item(s, typed[-1], words)
         if k >= 0:
             await _click(s, k)
         elif step.get("or_key") and typed:
-            await s.call("focus", typed[-1])
+            await s.call("flowFocus")
             await s.page.keyboard.press(step["or_key"])
         else:
             raise StepFailed(f"no control labelled {step.get('label')!r}")
@@ -184,7 +203,7 @@ async def run_flow(
     # a search narrows a list: with fewer than two items listed, nothing it does can show
     searches = any(x.get("do") == "type" and x.get("into") == "search" for x in flow["steps"])
     listed = await s.call("listed") if searches else None
-    typed: list[int] = []
+    typed: list[str] = []
     for k, step in enumerate(flow["steps"], 1):
         try:
             await _step(s, step, labels, typed, list(controls))

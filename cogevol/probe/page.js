@@ -4,10 +4,12 @@
   if (!G) return;
   const hash = (str) => { let h1 = 0xdeadbeef, h2 = 0x41c6ce57; for (let i = 0; i < str.length; i++) { const c = str.charCodeAt(i); h1 = Math.imul(h1 ^ c, 2654435761); h2 = Math.imul(h2 ^ c, 1597334677); } h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909); h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909); return (h2 >>> 0).toString(16) + (h1 >>> 0).toString(16); };
   const allElements = (root, out = []) => { for (const el of root.querySelectorAll('*')) { out.push(el); if (el.shadowRoot) allElements(el.shadowRoot, out); } return out; };
-  const visible = (el) => {
+  // `clear`: a transparent element counts too (laid out where a pointer reaches it: a button
+  // shown only on :hover)
+  const visible = (el, clear = false) => {
     const r = el.getBoundingClientRect(); if (r.width < 2 || r.height < 2) return false;
     for (let e = el; e && e.nodeType === 1; e = e.parentElement || (e.getRootNode() && e.getRootNode().host)) {
-      const st = getComputedStyle(e); if (st.display === 'none' || st.visibility === 'hidden' || parseFloat(st.opacity) === 0) return false;
+      const st = getComputedStyle(e); if (st.display === 'none' || st.visibility === 'hidden' || (!clear && parseFloat(st.opacity) === 0)) return false;
     }
     return true;
   };
@@ -309,22 +311,44 @@
     // flows (cogevol/probe/flows.py): the visible text, and the first operable control of a
     // kind whose label holds one of `words` (any control of the kind when `words` is empty);
     // `search` prefers a search field; a field whose label, placeholder or type holds a word of
-    // `avoid` is left out (a task typed into a to-do list's search box is no task). -1: none.
+    // `avoid` is left out (a task typed into a to-do list's search box is no task); with
+    // `beside`, the one closest to the field last typed into comes first (the editor's Save for
+    // its title, not the header's "+ New Note"). -1: none. The field is kept as an element
+    // (flowTyped): a discovery renumbers the controls when a step adds some.
     flowText() { const b = document.body || document.documentElement; return (document.title + '\n' + (b ? b.innerText : '')).slice(0, 60000); },
-    flowFind(kind, words, search = false, avoid = []) {
+    flowFind(kind, words, search = false, avoid = [], beside = false) {
       const hits = [];
+      const textOf = (el) => (labelOf(el) + ' ' + (el.getAttribute('placeholder') || '') + ' ' + (el.getAttribute('title') || '') + ' ' + (el.type || '')).toLowerCase();
+      const named = (el) => words.some((w) => textOf(el).includes(w));
       for (let i = 0; i < this.controls.length; i++) {
         const el = this.controls[i];
         if (!el || !el.isConnected) continue;
         const [k] = kindOf(el);
         if (k !== kind || el.disabled || !visible(el)) continue;
-        const text = (labelOf(el) + ' ' + (el.getAttribute('placeholder') || '') + ' ' + (el.getAttribute('title') || '') + ' ' + (el.type || '')).toLowerCase();
+        const text = textOf(el), hit = words.some((w) => text.includes(w));
         if (avoid.some((w) => text.includes(w))) continue;
-        const named = words.some((w) => text.includes(w));
-        if (!words.length || named) hits.push([i, named || (search && el.type === 'search')]);
+        if (!words.length || hit) hits.push([i, hit || (search && el.type === 'search')]);
         else if (search) hits.push([i, false]);
       }
+      // a card that holds the word only through a button inside it: the button, even one shown
+      // only while the pointer is over the card (opacity 0 until :hover; the click's pointer
+      // move shows it, and a transparent button takes clicks)
+      if (words.length) {
+        for (const h of hits) {
+          const el = this.controls[h[0]];
+          const j = this.controls.findIndex((c) => c && c !== el && el.contains(c) && kindOf(c)[0] === kind && !c.disabled && visible(c, true) && named(c));
+          if (j >= 0) h[0] = j;
+        }
+      }
       if (search) { const best = hits.find((h) => h[1]); return best ? best[0] : hits.length ? hits[0][0] : -1; }
+      const f = beside ? this.typed : null;
+      if (f && f.isConnected && hits.length > 1) {
+        // the closest: the one whose common container with the field is smallest
+        const up = [];
+        for (let e = f.parentElement; e; e = e.parentElement) up.push(e);
+        const rank = (i) => { const k = up.findIndex((e) => e.contains(this.controls[i])); return k < 0 ? up.length : k; };
+        return hits.reduce((best, h) => (rank(h[0]) < rank(best[0]) ? h : best))[0];
+      }
       return hits.length ? hits[0][0] : -1;
     },
     // the largest group of alike visible siblings that show text and are not form controls:
@@ -338,6 +362,8 @@
       }
       return best;
     },
+    flowTyped(i) { this.typed = this.controls[i] || null; },
+    flowFocus() { if (this.typed) this.typed.focus({ preventScroll: true }); },
     // a keypad key: the visible, enabled click control labelled exactly `label` ("1", "+")
     flowKey(label) {
       for (let i = 0; i < this.controls.length; i++) {

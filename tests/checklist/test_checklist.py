@@ -439,11 +439,35 @@ def test_phrases_and_elided_words_are_found(word, text, met):
      "sizes to calculate their nutritional value.", {"compute"}),
     # a filter may be buttons or a select: only a search types a query
     ("A dashboard of sales: filter by region and month", set()),
+    # a notes app keeps a list: a new note is an added one
+    ("# Build me a Note Taking App\n\nCreate a simple notes app as a web page:\n\n- I can create new notes "
+     "with a title and content\n- Delete notes I don't need", {"add_item", "delete_item"}),
+    ("Eine Notizen-App, in der ich neue Notizen anlege und löschen kann", {"add_item", "delete_item"}),
+    ("メモアプリを作って。新規メモを追加できるように", {"add_item"}),
+    # the author's notes, and musical ones, are no list the page keeps
+    ("An aquarium simulation. You may add notes about your approach in an HTML comment", set()),
+    ("A piano where I can play new notes and delete the last one", set()),
 ])
 def test_the_rules_plan_the_flows_a_request_names(request_text, flows):
     planned = [c for c in plan_rules(request_text).checks if c.check == "flow"]
     assert {c.value for c in planned} == flows
     assert all(c.steps and c.expect and not c.must for c in planned)
+
+
+@pytest.mark.parametrize("request_text", [
+    # a fenced boilerplate, closed or (as CommonMark reads it) running to the end of the text
+    "Fish swimming in an aquarium.\n\n```html\n<body>\n  <canvas id=tank></canvas>\n  <section id=notes>"
+    "</section>\n  <script>// Update logic\n</script>\n</body>\n```\n\nKeep the fish inside the tank.",
+    "Fish swimming in an aquarium, inside the tank. Start from this:\n\n```html\n<body>\n  <canvas "
+    "id=tank></canvas>\n  <section id=notes></section>\n  <script>// Update logic\n</script>\n</body>",
+    # markup outside a fence
+    "Fish swimming in an aquarium, inside the tank, drawn on <canvas id=tank> inside <body>; "
+    "<!-- update logic --> notes go in <section id=notes>",
+])
+def test_the_code_a_request_quotes_names_nothing_the_page_shows(request_text):
+    named = set(mentions(plan_rules(request_text)))
+    assert {"fish", "aquarium", "tank"} <= named, named
+    assert not {"body", "section", "update", "logic", "script", "canvas", "notes"} & named, named
 
 
 def test_a_flow_is_read_from_what_the_probe_ran():

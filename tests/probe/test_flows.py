@@ -108,3 +108,40 @@ def test_a_task_is_typed_into_the_task_field_not_the_search_box_above_it():
     # typed into the search box, the task would never be added and a working list would be unmet
     (s,) = scored([(TODO_WITH_SEARCH, "A to-do list: add tasks and search them")])
     assert flows(s)["add_item"]["status"] == "met", flows(s)
+
+
+# a notes app as models write one: "+ New Note" in the header opens an editor (title, body,
+# Save); a saved note is a card, and its Delete is inside the note the card opens, or on the
+# card, shown only while the pointer is over it
+NOTES_APP = ("<!doctype html><html><head><style>#ed{{display:none}} .card .del{{opacity:0}}"
+             " .card:hover .del{{opacity:1}}</style></head><body><header><h1>My notes</h1>"
+             "<button id=nb>+ New Note</button><input id=q type=search placeholder='Search notes'></header>"
+             "<div id=ed><input id=t placeholder=Title><textarea id=c></textarea><button id=del>Delete</button>"
+             "<button id=save>Save</button></div><div id=list></div><script>"
+             "let notes=[],cur=null;"
+             "const draw=()=>{{list.innerHTML='';notes.forEach((n,i)=>{{const d=document.createElement('div');"
+             "d.className='card';d.innerHTML='<b></b>{card_del}';d.firstChild.textContent=n;"
+             "d.onclick=(e)=>{{if(e.target.className==='del'){{notes.splice(i,1);draw();return}}"
+             "cur=i;t.value=n;ed.style.display='block';del.style.display=''}};list.append(d)}})}};"
+             "nb.onclick=()=>{{cur=null;t.value='';ed.style.display='block';del.style.display='none'}};"
+             "save.onclick=()=>{{if(!t.value)return;if(cur===null)notes.push(t.value);else notes[cur]=t.value;"
+             "ed.style.display='none';{after_save}}};"
+             "del.onclick=()=>{{notes.splice(cur,1);ed.style.display='none';draw()}};"
+             "</script></body></html>")
+NOTES_ASK = ("# Build me a Note Taking App\n\nCreate a simple notes app as a web page:\n\n"
+             "- I can create new notes with a title and content\n"
+             "- Click a note to view/edit it\n- Delete notes I don't need")
+
+
+def test_a_notes_app_saves_from_its_editor_and_deletes_what_it_saved():
+    inside = NOTES_APP.format(card_del="", after_save="draw()")
+    on_card = NOTES_APP.format(card_del="<button class=del>Delete</button>", after_save="draw()")
+    unsaved = NOTES_APP.format(card_del="", after_save="0")  # Save keeps it but never redraws
+    a, b, c = scored([(inside, NOTES_ASK), (on_card, NOTES_ASK), (unsaved, NOTES_ASK)])
+    # typed into the editor's title (not the search box), saved with the editor's Save (not the
+    # header's "+ New Note"); deleted inside the note the card opens, or on the card itself
+    for s in (a, b):
+        assert flows(s)["add_item"]["status"] == "met", flows(s)
+        assert flows(s)["delete_item"]["status"] == "met", flows(s)
+    assert flows(c)["add_item"]["status"] == "unmet" and "did not appear" in flows(c)["add_item"]["reason"]
+    assert a.reward > c.reward and b.reward > c.reward
