@@ -109,9 +109,12 @@ async def _find(
     return k if k >= 0 or not avoid else await s.call("flowFind", kind, words, search)
 
 
-async def _open_item(s: Session, text: str, words: list[str]) -> int:
+async def _open_item(s: Session, text: str, words: list[str], first: str) -> int:
     """An item's own controls may show only once it is opened (a notes app's Delete inside the
-    note it opens): click the control that shows what the flow typed, then look again."""
+    note it opens): click the control that shows what the flow typed, then look again. Only an
+    item the flow added: text the first state showed already (a "12" in a calendar) is not one."""
+    if text in first:
+        return -1
     item = await s.call("flowFind", "click", [text.lower()])
     if item < 0:
         return -1
@@ -127,9 +130,10 @@ async def _step(
     labels: dict[str, tuple[str, ...]],
     typed: list[str],
     controls: list[Control],
+    first: str = "",
 ) -> None:
     """Perform one step; StepFailed when there is nothing to act on. `typed`: the texts typed
-    so far."""
+    so far; `first`: the text the page showed before the flow."""
     do = step.get("do")
     if do == "type":
         into_search = step.get("into") == "search"
@@ -159,7 +163,7 @@ async def _step(
         words = list(labels.get(step.get("label", ""), (str(step.get("label", "")).lower(),)))
         k = await _find(s, "click", words, False, controls, beside=bool(typed))
         if k < 0 and typed:
-            k = await _open_item(s, typed[-1], words)
+            k = await _open_item(s, typed[-1], words, first)
         if k >= 0:
             await _click(s, k)
         elif step.get("or_key") and typed:
@@ -206,7 +210,7 @@ async def run_flow(
     typed: list[str] = []
     for k, step in enumerate(flow["steps"], 1):
         try:
-            await _step(s, step, labels, typed, list(controls))
+            await _step(s, step, labels, typed, list(controls), first)
         except StepFailed as e:
             return {"name": name, "status": "unmet", "reason": f"step {k} ({_describe(step)}): {e}"}
         await s.run(int(step["ms"]) if step.get("do") == "wait" else cfg.settle_ms)
