@@ -30,9 +30,11 @@ from cogevol.tracking import stage_run
 from cogevol_samples.page_agreement import (
     ablation,
     agreement_report,
+    developed_on,
     load_labels,
     merge,
     probe_corpus,
+    rules_quotes,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,8 +99,21 @@ def main() -> None:
              for r in rows if r["hard_fail"] == r["should_pass"]]
     report["gate_disagreements"] = wrong
     report["checklists"] = a.checklists
+    # the rules were partly written against this corpus: its requests whose words the rules quote
+    # are in-sample, the others measure how the rules carry over (issue 57)
+    inside = developed_on(rows, rules_quotes(ROOT / "cogevol"))
+    for part, keep in (("in_sample", True), ("out_of_sample", False)):
+        sub = [r for r in rows if (r["request_id"] in inside) == keep]
+        report[part] = {"request_ids": sorted({r["request_id"] for r in sub}),
+                        **{k: v for k, v in agreement_report(sub, resamples=a.resamples).items()
+                           if k in ("pages", "requests", "pairs", "false_hard_fails", "works_for_a_person",
+                                    "pair_agreement", "pair_agreement_ci", "spearman", "spearman_ci")}}
     (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    print(json.dumps({k: v for k, v in report.items() if k not in ("ablation", "gate_disagreements")}, indent=1))
+    print(json.dumps({k: v for k, v in report.items() if k not in ("ablation", "gate_disagreements", "in_sample", "out_of_sample")}, indent=1))
+    for part in ("in_sample", "out_of_sample"):
+        v = report[part]
+        print(f"{part}: {v['requests']} requests, {v['pages']} pages, pair agreement {v['pair_agreement']:.3f} {v['pair_agreement_ci']},"
+              f" Spearman {v['spearman']:.3f} {v['spearman_ci']}, false hard fails {v['false_hard_fails']}/{v['works_for_a_person']}")
     print("ablation (pair agreement / Spearman):")
     for name, v in report["ablation"].items():
         print(f"  {name:28s} {v['pair_agreement']:.3f} {v['pair_agreement_ci']}  {v['spearman']:.3f} {v['spearman_ci']}")

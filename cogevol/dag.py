@@ -41,6 +41,7 @@ _GATE = (
     "cogevol/request_lexicon.yaml",
     "cogevol/checklist",
     "cogevol/langid.py  # the request's and the page's language",
+    "cogevol/taxonomy  # the request's task type: whether its page must change",
 )
 _SCORING = "metrics/scoring.json  # what decides a score (the `scoring` stage)"
 _CDN = "infra/cdn/lock.json  # the library mirror's pinned versions"

@@ -18,6 +18,7 @@ one probing run.
 from __future__ import annotations
 
 import json
+import re
 from itertools import combinations
 from pathlib import Path
 
@@ -174,7 +175,8 @@ async def probe_corpus(
     labels: list[dict], workers: int, params: dict, planner, root: Path
 ) -> dict[str, dict]:
     """Each label's page (`file` under `root`) probed against its `request` through the real
-    scorers, its checklist planned by `planner` (a PlannerConfig): file -> the verdict's record."""
+    scorers, its checklist planned by `planner` (a PlannerConfig): file -> the verdict's record.
+    A `.html` file is the page; a `.txt` file is a model's whole answer, prose and fences kept."""
     from cogevol.checklist.planner import ChecklistPlanner
     from cogevol.progress import Progress
     from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
@@ -194,7 +196,8 @@ async def probe_corpus(
         ScoringSettings.from_params({"probe": params.get("probe")}, workers)
     ) as scorers:
         batch = [
-            ScoreItem("html", html, requests[name], raw=True, checklist=plan)
+            # a .txt file is a model's whole reply: the scorer pulls the page out of it
+            ScoreItem("html", html, requests[name], raw=not name.endswith(".txt"), checklist=plan)
             for (name, html), plan in zip(items, plans)
         ]
         async for k, score in scorers.stream(batch):
@@ -202,3 +205,30 @@ async def probe_corpus(
             progress.update(1)
     progress.done()
     return out
+
+
+_QUOTE = re.compile(r'(?<!")"([^"\n]{4,160})"(?!")|“([^”\n]{4,160})”')
+_CJK = re.compile(r"[\u3040-\u9fff\uac00-\ud7af]")
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"\s+", " ", s.lower()).strip()
+
+
+def rules_quotes(root: str | Path) -> set[str]:
+    """Phrases the reward's rules quote (double-quoted, 3+ words, or 4+ CJK characters) in the
+    library's code and lexicons: the trace a rule leaves when it was written after a miss on a
+    request."""
+    out = set()
+    for p in sorted([*Path(root).rglob("*.py"), *Path(root).rglob("*.yaml")]):
+        for m in _QUOTE.finditer(p.read_text(encoding="utf-8")):
+            q = _norm(m.group(1) or m.group(2))
+            if len(q.split()) >= 3 or (_CJK.search(q) and len(q) >= 4):
+                out.add(q)
+    return out
+
+
+def developed_on(rows: list[dict], quotes: set[str]) -> set[str]:
+    """The request ids whose request text holds a phrase the rules quote: in-sample requests,
+    whose figures measure what the rules were fitted to, not how they generalise."""
+    return {r["request_id"] for r in rows if any(q in _norm(r["request"]) for q in quotes)}

@@ -17,13 +17,6 @@ from cogevol.request_lexicon import normalise
 LEXICON_PATH = Path(__file__).with_name("lexicon.yaml")
 
 
-# "a board like Trello": what follows is the model the page is to be like; not "I'd like", "we
-# would like", "feels like", "like this"
-_LIKE = (
-    r"(?<![\w'-])(?<!would )(?<!'d )(?<!\bi )(?<!\bwe )(?<!you )(?<!they )(?<!feel )(?<!feels )"
-    r"(?<!look )(?<!looks )like\b(?!\s+(?:this|that|these|those|so|to)\b)"
-)
-
 # "No controls, no interactivity": what follows is what the page goes without; not "no more
 # than", "no longer", "Yes/No", "No. of items"
 _NO_EN = r"(?<![\w'/-])no\s+(?!(?:more|less|longer|later|sooner|matter|than|one)\b)"
@@ -158,7 +151,7 @@ def lexicon() -> Lexicon:
         automatic_rx=cue_rx(data["automatic_words"]),
         code_verbs=cue_rx(data["code_verbs"]),
         code_markers=cue_rx(data["code_markers"]),
-        example_rx=_markers_rx(data["example_markers"], _LIKE),
+        example_rx=_markers_rx(data["example_markers"]),
         # `*` in an idiom is one word
         idiom_rx=re.compile(_markers_rx(data["idioms"]).pattern.replace(r"\*", r"[^\W\d_]+")),
         adverb_rx=re.compile(

@@ -268,7 +268,14 @@ def admit(s: Scored, score: Score, cfg: DistillConfig) -> None:
     if s.prompt.modality == "html":
         s.details = {
             k: d.get(k)
-            for k in ("hard_fail", "rendered_ok", "terms", "controls_live", "controls_operable")
+            for k in (
+                "hard_fail",
+                "reason_id",
+                "rendered_ok",
+                "terms",
+                "controls_live",
+                "controls_operable",
+            )
         }
         value, threshold = score.reward, cfg.html_min_reward
     else:
@@ -284,12 +291,7 @@ def admit(s: Scored, score: Score, cfg: DistillConfig) -> None:
     elif score.gate == "fail":
         s.score = 0.0
         if s.prompt.modality == "html":
-            s.outcome = Outcome.HARD_FAIL
-            s.reason = (
-                score.reason
-                if score.reason.startswith("hard fail")
-                else f"hard fail: {score.reason}"
-            )
+            s.outcome, s.reason = Outcome.HARD_FAIL, score.reason
         else:
             s.outcome, s.reason = Outcome.CONTRACT, score.reason
     else:

@@ -10,7 +10,7 @@ evaluation number means what the training reward means.
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from cogevol.evaluate.suites import SuiteItem
@@ -68,6 +68,7 @@ def item_result(system: str, item: SuiteItem, score: Score) -> ItemResult:
             render_failure=not d.get("rendered_ok"),
             reason=score.reason,
             details={
+                "reason_id": d.get("reason_id") or "",
                 "terms": score.terms,
                 "controls_live": d.get("controls_live"),
                 "controls_operable": d.get("controls_operable"),
@@ -190,6 +191,8 @@ def summarise(results: list[ItemResult]) -> dict:
             "categories": _means(cats),
             **{f"by_{k}": _means(per[k]) for k in STRATA},
             "hard_fails": sum(r.hard_fail for r in html),
+            # why, by fixed reason id (cogevol.rewards.reasons): format, substance or gate
+            "hard_fails_by_reason": _by_reason([r for r in html if r.hard_fail]),
             "html_items": len(html),
             "render_failures": sum(r.render_failure for r in rs),
             "slide_validity": round(sum(bool(r.valid) for r in slides) / len(slides), 3)
@@ -198,6 +201,10 @@ def summarise(results: list[ItemResult]) -> dict:
             "items": len(rs),
         }
     return out
+
+
+def _by_reason(rows: list[ItemResult]) -> dict[str, int]:
+    return dict(sorted(Counter(r.details.get("reason_id") or "none" for r in rows).items()))
 
 
 def comparison_markdown(summary: dict) -> str:

@@ -151,6 +151,12 @@ class ProbeResult:
     viewport: dict = field(default_factory=dict)  # desktop / tablet / mobile layout measures
     # share of the first screen that is not background (first screenshot; None: not reached)
     fill: float | None = None
+    # what the first screen holds, for the reward's floor (page.js `substance`; None: not
+    # reached): visible text outside pre/code/textarea (`textChars`, its start as `prose`) and
+    # its code-like lines (`codeChars`), markdown fences shown as text, titles' and controls'
+    # text (`ownChars`), painted leaf shapes, and `canvasInk`: the share of the screen that
+    # canvases hold drawn on (cogevol.probe.pixels.ink_in_boxes)
+    shown: dict | None = field(default=None, repr=False)
     errors: list[str] = field(default_factory=list)  # first uncaught errors and console errors
     error_count: int = 0
     load_errors: int = 0  # of which before any input
@@ -200,6 +206,10 @@ class ProbeResult:
             "blocked_resources": res.get("blocked", []),
             "mirrored_resources": res.get("mirrored", []),
             "controls": [c.report() for c in self.controls],
+            # the measures, not the text (like `text`, it stays out of the report)
+            "shown": None
+            if self.shown is None
+            else {k: v for k, v in self.shown.items() if k != "prose"},
         }
 
 

@@ -43,7 +43,7 @@ from cogevol.probe.explore import FIELDS, StateGraph, state_key
 from cogevol.probe.flows import run_flows
 from cogevol.probe.lockstep import Lockstep
 from cogevol.probe.motion import MOVES, observe_motion
-from cogevol.probe.pixels import screen_fill
+from cogevol.probe.pixels import ink_in_boxes, screen_fill
 from cogevol.probe.session import Session, instrument_script, is_closed, is_timeout, renders
 from cogevol.probe.trace import Tracer
 
@@ -273,6 +273,9 @@ class _Probe:
         r = self.result
         first = await a.screenshot()
         r.fill = screen_fill(first)
+        shown = await a.call("substance")
+        shown["canvasInk"] = ink_in_boxes(first, shown.pop("canvases"))
+        r.shown = shown
         if self.cfg.screenshot:
             r.screenshot = first
         r.viewport["desktop"] = await a.call("viewport")

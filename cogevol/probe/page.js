@@ -532,6 +532,55 @@
       // screen, whatever text is beside it (a canvas game with notes under it)
       return { text, groups: [...sizes].sort((a, b) => a - b), drawn: drawn >= 0.3 * screen, scene: drawn >= 0.3 * screen && (body ? body.innerText.trim().length : 0) < 200 };
     },
+    // what the first screen holds, for the reward's floor (cogevol/rewards/answer_format.py and
+    // substance.py): visible text outside pre/code/textarea (`prose`, its first 4000 characters),
+    // its code-like lines outside titles and controls, markdown fences shown as text, the text of
+    // titles and controls (`ownChars`), painted leaf shapes (a bar, a board's cell, an SVG shape, a loaded picture) and
+    // the canvases' boxes, whose ink the probe reads off the screenshot
+    substance() {
+      const FRAMED = /^(PRE|CODE|TEXTAREA|KBD|SAMP|XMP|LISTING)$/, HIDDEN = /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|HEAD|TITLE)$/;
+      const OWN = /^(H[1-6]|BUTTON|LABEL|OPTION|SELECT|SUMMARY|LEGEND|TH|CAPTION|NAV)$/;
+      const codeLine = (s) => {
+        const t = s.trim(); if (t.length < 4) return false;
+        const marks = (t.match(/[;{}]|=>|===|!==|\+\+|&&|\|\||\w\(|\b(?:function|const|let|var|return|def|class|import)\b|<\/?[a-z]+[\s>]/g) || []).length;
+        return marks / t.length >= 0.04 || /[;{}]$/.test(t);
+      };
+      let textChars = 0, codeChars = 0, fences = 0, ownChars = 0, prose = '';
+      const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+      // bounded, so a hostile page of a million nodes costs no more than a big real one
+      let budget = 4000;
+      for (let n = walker.nextNode(); n && budget > 0; n = walker.nextNode()) {
+        const s = n.data; if (!s.trim()) continue;
+        budget--;
+        let framed = false, own = false, hidden = false, depth = 0;
+        for (let e = n.parentElement; e && depth++ < 64; e = e.parentElement) {
+          if (HIDDEN.test(e.tagName)) { hidden = true; break; }
+          if (FRAMED.test(e.tagName)) framed = true;
+          if (OWN.test(e.tagName)) own = true;
+        }
+        if (hidden || framed || !n.parentElement || !shown(n.parentElement)) continue;
+        const len = s.trim().length; textChars += len;
+        fences += (s.match(/```|~~~/g) || []).length;
+        if (prose.length < 4000) prose += s.trim().slice(0, 4000 - prose.length) + '\n';
+        if (own) { ownChars += len; continue; }
+        for (const line of s.split('\n')) if (codeLine(line)) codeChars += line.trim().length;
+      }
+      let shapes = 0; const canvases = [], screen = innerWidth * innerHeight;
+      for (const el of allElements(document).slice(0, 4000)) {
+        const tag = el.tagName.toUpperCase();
+        if (HIDDEN.test(tag) || tag === 'BODY' || tag === 'HTML' || !shown(el)) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width * r.height < 16 || r.bottom < 0 || r.top > innerHeight) continue;
+        if (tag === 'CANVAS') { if (canvases.length < 8) canvases.push([r.left, r.top, r.width, r.height]); continue; }
+        if (tag === 'IMG' || tag === 'VIDEO') { if (el.naturalWidth || el.videoWidth) shapes += r.width * r.height >= 0.05 * screen ? 3 : 1; continue; }
+        if (el instanceof SVGGraphicsElement && !(el instanceof SVGSVGElement) && !/^(G|DEFS|TITLE|DESC)$/.test(tag)) { shapes++; continue; }
+        if ([...el.children].some((c) => shown(c)) || el.textContent.trim()) continue;
+        const st = getComputedStyle(el);
+        const painted = st.backgroundImage !== 'none' || !/^(transparent|rgba\(0, 0, 0, 0\))$/.test(st.backgroundColor) || (parseFloat(st.borderTopWidth) > 0 && st.borderTopStyle !== 'none');
+        if (painted) shapes++;
+      }
+      return { textChars, codeChars, fences, ownChars, prose, shapes, canvases, canvasTexts: G.canvasTexts.size };
+    },
     errorCount() { return G.errors.length; },
     box(i) { const el = this.controls[i]; if (!el) return null; const r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; },
     idle() { return G.pending.size === 0 && !G.untracked && !G.animating(); },

@@ -32,6 +32,35 @@ def screen_fill(png: bytes) -> float:
     return round(float((np.abs(cells - mode).max(axis=1) > 1).mean()), 4)
 
 
+def ink_in_boxes(png: bytes, boxes: list[list[float]]) -> float:
+    """Share of the screen that boxes (canvases) hold drawn on: within each box, the 8x8-pixel
+    cells whose colour differs from the box's most common cell colour. An empty or one-colour
+    canvas is 0 however large it is; a chart's bars or a sprite count as what they cover."""
+    from io import BytesIO
+
+    import numpy as np
+    from PIL import Image
+
+    im = Image.open(BytesIO(png)).convert("RGB")
+    inked = 0
+    for x, y, w, h in boxes:
+        left, top = max(0, int(x)), max(0, int(y))
+        right, bottom = min(im.width, int(x + w)), min(im.height, int(y + h))
+        if right - left < 8 or bottom - top < 8:
+            continue
+        crop = im.crop((left, top, right, bottom))
+        cells = (
+            np.asarray(crop.resize((crop.width // 8, crop.height // 8), Image.BOX))
+            .reshape(-1, 3)
+            .astype(np.int32)
+            >> 4
+        )
+        keys = (cells[:, 0] << 8) | (cells[:, 1] << 4) | cells[:, 2]
+        mode = cells[np.bincount(keys).argmax() == keys][0]
+        inked += int((np.abs(cells - mode).max(axis=1) > 1).sum()) * 64
+    return round(inked / max(1, im.width * im.height), 4)
+
+
 def masked(png: bytes, boxes: list[list[float]]) -> Any:
     """The screenshot as a PIL image with each box (a control and its focus ring) blacked
     out: a control redrawing itself under the input is its echo, not a response."""

@@ -69,8 +69,9 @@ if TYPE_CHECKING:
     from cogevol.judge.aclient import AsyncChatClient
 
 LEXICON_PATH = Path(__file__).with_name("expects_lexicon.yaml")
+DEMANDS_PATH = Path(__file__).with_name("task_demands.yaml")
 SOURCES = ("rules", "llm", "none")
-KINDS = ("animation", "interactive", "static")
+KINDS = ("animation", "dynamic", "interactive", "static")
 
 # On an exact tie (same span) the earlier family wins: the subcategories before the lexicon so
 # that a game stays a game.
@@ -94,17 +95,20 @@ _HEADS = ("game", "quiz", "tool", "simulation", "static")
 
 @dataclass(frozen=True)
 class Expects:
-    """The kinds of life a request asks of its page; `static` exactly when neither of the others."""
+    """The kinds of life a request asks of its page; `static` exactly when none of the others.
+    `dynamic`: something must change, on its own or under input, either will do (the task type's
+    demand, `expects_for`, where the request names neither kind)."""
 
     interactive: bool
     animation: bool
     static: bool
     cues: tuple[str, ...] = ()  # what decided it, in request order: "slider", "not animation", ...
     source: str = "rules"  # "rules" | "llm" | "none" (no request: the default)
+    dynamic: bool = False
 
     def __post_init__(self) -> None:
-        if self.static == (self.interactive or self.animation):
-            raise ValueError("static must be true exactly when interactive and animation are not")
+        if self.static == (self.interactive or self.animation or self.dynamic):
+            raise ValueError("static must be true exactly when no other kind is")
         if self.source not in SOURCES:
             raise ValueError(f"source must be one of {SOURCES}, not {self.source!r}")
 
@@ -117,6 +121,7 @@ class Expects:
         return {
             "interactive": self.interactive,
             "animation": self.animation,
+            "dynamic": self.dynamic,
             "static": self.static,
             "kinds": self.kinds,
             "cues": list(self.cues),
@@ -334,3 +339,50 @@ async def expects_from_llm(request: str | None, client: AsyncChatClient) -> Expe
         rules = expects_from_request(request)
         why = f"llm failed: {type(e).__name__}: {str(e)[:200]}"
         return dataclasses.replace(rules, cues=(*rules.cues, why))
+
+
+@lru_cache(maxsize=1)
+def task_demands() -> dict[str, str]:
+    """L3 leaf -> "render" | "dynamic" (task_demands.yaml)."""
+    data = yaml.safe_load(DEMANDS_PATH.read_text(encoding="utf-8"))
+    return {leaf: demand for demand in ("render", "dynamic") for leaf in data[demand]}
+
+
+# the task types' evidence is read by the offline classifier (cogevol.taxonomy) once per request
+_TASKS_CACHED = 4096
+
+
+@lru_cache(maxsize=_TASKS_CACHED)
+def task_evidence(request: str) -> tuple[str, float, float]:
+    """(the best-supported task type that asks for change, its evidence, the best evidence of a
+    task type built once) in `request`, from the offline classifier's terms ("", 0, ...: none)."""
+    from cogevol.taxonomy.classify import leaf_scores
+
+    scores, demands = leaf_scores(request), task_demands()
+    dynamic = {k: v for k, v in scores.items() if demands.get(k) == "dynamic"}
+    best = max(dynamic, key=lambda k: (dynamic[k], k), default="")
+    render = max((v for k, v in scores.items() if demands.get(k) == "render"), default=0.0)
+    return best, dynamic.get(best, 0.0), render
+
+
+def expects_for(
+    request: str | None, min_evidence: float = 3.0, task: tuple[str, float, float] | None = None
+) -> Expects:
+    """What the gate asks of a page for `request`: one reading of the request, its task type
+    (seed 004's L3) with the rules' explicit cues. The cues decide the kind where the request
+    names one (a slider: interactive; fireworks: animation); where it names none, the task type
+    decides whether anything must change: a converter, a game, an algorithm visualisation or a
+    simulation must (`dynamic`, met by motion or by a live control), a landing page or a chart
+    page need not. The request must name such a task with `min_evidence` (3: one term that names
+    the scenario, "bubble sort", "unit converter", or three cues) and more of it than of any
+    task built once: where the reading is unsure, the gate asks for less ("a one-page summary
+    of a physics lab" names physics once: no demand).
+    `task`: task_evidence's answer when the caller has it already."""
+    cues = expects_from_request(request)
+    if not cues.static or not request or not request.strip():
+        return cues
+    leaf, evidence, render = task or task_evidence(request)
+    if evidence < min_evidence or evidence <= render:
+        return cues
+    why = f"task type {leaf} (evidence {evidence:g})"
+    return Expects(False, False, False, (*cues.cues, why), cues.source, dynamic=True)

@@ -57,8 +57,11 @@ from cogevol.checklist import (
 from cogevol.config import check_weights
 from cogevol.probe import ProbeConfig, ProbeResult, probe_html
 from cogevol.probe.motion import STILL
-from cogevol.rewards.expects import INTERACTIVE_DEFAULT, Expects, expects_from_request
+from cogevol.rewards.answer_format import FormatFault, shown_fault
+from cogevol.rewards.expects import INTERACTIVE_DEFAULT, Expects, expects_for
 from cogevol.rewards.filler import asks_for_filler, shows_filler
+from cogevol.rewards.reasons import ReasonId
+from cogevol.rewards.substance import EMPTY_CAP, emptiness
 from cogevol.rewards.verdict import Defects, Verdict, weigh
 
 log = logging.getLogger(__name__)
@@ -90,6 +93,11 @@ class TermSettings:
     unavailable: str = "penalise"
     fulfilment_gate: bool = True
     subject_floor: float = 0.3
+    task_evidence: float = 3.0
+
+    def __post_init__(self) -> None:
+        if self.task_evidence <= 0:
+            raise ValueError(f"probe.terms.task_evidence must be > 0, not {self.task_evidence}")
 
 
 @dataclass(kw_only=True)
@@ -130,10 +138,17 @@ class HtmlScore(Verdict):
         return [self.probe.screenshot, *self.probe.state_shots]
 
 
-def no_document() -> HtmlScore:
-    """The verdict on an answer with no HTML document in it: the gate fails before any probe."""
-    why = "no HTML document in the answer"
-    return HtmlScore(reward=0.0, reason=why, hard_fail=True, probe=ProbeResult(reason=why))
+def not_a_page(fault: FormatFault) -> HtmlScore:
+    """The verdict on an answer that is not a page by its text (no document, two documents, cut
+    off: cogevol.rewards.answer_format.answer_fault): the gate fails before any probe."""
+    why = f"hard fail: not a page: {fault.why}"
+    return HtmlScore(
+        reward=0.0,
+        reason=why,
+        reason_id=fault.id,
+        hard_fail=True,
+        probe=ProbeResult(reason=why),
+    )
 
 
 def page_facts(result: ProbeResult, html: str) -> PageFacts:
@@ -224,21 +239,36 @@ def score(
     )
     fit = request_fit(checks or [])
     if result.outcome == "harness_error":
-        return HtmlScore(reward=None, reason=result.reason, harness_error=result.reason, **base)
-    fail = _gate(result, expects, driven, live, skipped)
+        return HtmlScore(
+            reward=None,
+            reason=result.reason,
+            harness_error=result.reason,
+            reason_id=ReasonId.HARNESS,
+            **base,
+        )
+    fail, fail_id = _gate(result, expects, driven, live, skipped)
+    empty = emptiness(result, len(live)) if not fail else ""
+    if empty and (expects.source == "none" or not expects.static or fit.subject is not None):
+        # the request asks for something to see or do
+        fail, fail_id = f"hard fail: {empty}", ReasonId.EMPTY
     if not fail and fit.off_request and settings.fulfilment_gate and result.rendered_ok:
-        fail = "hard fail: " + fit.off_request
+        fail, fail_id = "hard fail: " + fit.off_request, ReasonId.OFF_REQUEST
     if fail:
         blocked = breaking_blocked(result) if not result.rendered_ok or result.error_count else []
         if blocked:  # it broke and a script or stylesheet was missing: maybe not the page's fault
             why = (
-                f"resource unavailable ({len(blocked)} blocked: "
+                f"hard fail: resource unavailable ({len(blocked)} blocked: "
                 f"{', '.join(u[:80] for u in blocked[:2])}); {fail}"
             )
+            rid = ReasonId.RESOURCE
             if settings.unavailable == "none":
-                return HtmlScore(reward=None, reason=why, resource_failure=True, **base)
-            return HtmlScore(hard_fail=True, reward=0.0, reason=why, resource_failure=True, **base)
-        return HtmlScore(hard_fail=True, reward=0.0, reason=fail, **base)
+                return HtmlScore(
+                    reward=None, reason=why, reason_id=rid, resource_failure=True, **base
+                )
+            return HtmlScore(
+                hard_fail=True, reward=0.0, reason=why, reason_id=rid, resource_failure=True, **base
+            )
+        return HtmlScore(hard_fail=True, reward=0.0, reason=fail, reason_id=fail_id, **base)
     terms = _terms(result, expects, driven, live, settings)
     filler = not filler_asked and shows_filler(result.text)
     if filler:
@@ -267,7 +297,11 @@ def score(
         reward *= subject
         if subject < 1:
             why += f"; subject shown {fit.subject:.0%}: reward x {subject:g}"
+    if empty:  # a bare page whose request asks for nothing to see or do
+        reward = min(reward, EMPTY_CAP)
+        why += f"; {empty}: reward at most {EMPTY_CAP:g}"
     return HtmlScore(
+        reason_id=ReasonId.EMPTY if empty else ReasonId.OK,
         reward=round(reward, 4),
         reason=why,
         terms=Defects(terms),
@@ -277,13 +311,30 @@ def score(
     )
 
 
-def _gate(result: ProbeResult, expects: Expects, driven: list, live: list, skipped: int) -> str:
-    """Why the page fails the gate, or "" when it passes."""
+def _gate(
+    result: ProbeResult, expects: Expects, driven: list, live: list, skipped: int
+) -> tuple[str, ReasonId | None]:
+    """Why the page fails the gate and its reason id, or ("", None) when it passes. A page that
+    is not a page (markdown or code shown as text) fails before what the request asks is read."""
     if result.outcome in ("page_hung", "page_crashed", "page_navigated") or not result.rendered_ok:
-        return result.reason or "not rendered"
+        return f"hard fail: {result.reason or 'not rendered'}", ReasonId.NOT_RENDERED
+    fault = shown_fault(result.shown)
+    if fault is not None:
+        return f"hard fail: not a page: {fault.why}", fault.id
     asked = (
         f" (the request asks for {' and '.join(expects.kinds)})" if expects.source != "none" else ""
     )
+    if (
+        expects.dynamic
+        and not (result.animates or result.moves_later or result.changes or live or skipped)
+        and not result.budget_exhausted
+    ):
+        task = next((c for c in expects.cues if c.startswith("task type")), "its task type")
+        return (
+            "hard fail: nothing changes, on its own or under input"
+            f" ({task} asks for a page that does something)",
+            ReasonId.NO_CHANGE,
+        )
     if (
         expects.animation
         and not (result.animates or result.moves_later)
@@ -292,19 +343,22 @@ def _gate(result: ProbeResult, expects: Expects, driven: list, live: list, skipp
         still = result.motion.removeprefix(STILL).strip() if result.motion.startswith(STILL) else ""
         why = f" ({still})" if still.startswith("only") else ""
         # (with the budget spent, later motion was never measured)
-        return "hard fail: nothing moves on its own" + why + asked
+        return "hard fail: nothing moves on its own" + why + asked, ReasonId.NO_MOTION
     if expects.animation and result.moves_at_end is False and result.error_count:
         return (
             "hard fail: the animation stops after a script error "
             f"({result.errors[0][:80] if result.errors else 'error'})" + asked
-        )
+        ), ReasonId.STOPS_ON_ERROR
     if expects.interactive and not live and not skipped:
         if not driven:
-            return "hard fail: no operable control" + asked + _not_operable(result)
+            return (
+                "hard fail: no operable control" + asked + _not_operable(result),
+                ReasonId.NO_CONTROL,
+            )
         return (
             f"hard fail: none of {len(driven)} operable controls changes the visible state" + asked
-        )
-    return ""
+        ), ReasonId.DEAD_CONTROLS
+    return "", None
 
 
 def _terms(
@@ -405,7 +459,7 @@ class HtmlScorer:
     async def score(self, html: str, request: str = "", checklist: dict | None = None) -> HtmlScore:
         """The verdict on one page that answers `request` (no request: the interactive gate).
         `checklist`: the request's stored checklist (JSON); without one the rules plan it."""
-        expects = expects_from_request(request)
+        expects = expects_for(request, (self.terms or TermSettings()).task_evidence)
         plan = checklist_for(request, "html", checklist) if (request or checklist) else None
         flows = [
             {"value": c.value, "steps": c.steps, "expect": c.expect}

@@ -65,6 +65,9 @@ class Verdict:
 
     reward: float | None
     reason: str
+    # the fixed id of the cause beside the text (cogevol.rewards.reasons.ReasonId for pages):
+    # what consumers group by; nothing parses `reason`
+    reason_id: str = ""
     hard_fail: bool = False
     rendered_ok: bool = False  # the page rendered / the deck parsed and rendered
     terms: Defects = field(default_factory=Defects)

@@ -10,7 +10,8 @@ from typing import Any
 from cogevol.text import answer_start
 
 _FENCE = re.compile(r"```(?:html|HTML)?\s*\n(.*?)```", re.S)
-_DOC = re.compile(r"(<!DOCTYPE html.*?</html>|<html.*?</html>)", re.S | re.I)
+_OPEN_FENCE = re.compile(r"```(?:html|HTML)?[ \t]*\n(.*)\Z", re.S)
+_DOC = re.compile(r"(<!DOCTYPE html.*</html>|<html.*</html>)", re.S | re.I)  # to the last </html>
 
 
 def last_message(messages: Any, role: str) -> str:
@@ -45,7 +46,8 @@ def extract_html_span(text: str) -> tuple[int, int] | None:
     """Where the HTML document lies in a completion's text: (start, end) character offsets with
     text[start:end] the document extract_html gives (so offsets into the page the probe ran map
     back to the completion: cogevol.train.atc), or None. A fenced block that holds markup comes
-    first (its whitespace trimmed), then a whole document, then markup anywhere. A reasoning
+    first (its whitespace trimmed), then a whole document, then a fenced block cut off before its
+    closing fence, then markup anywhere. A reasoning
     model's thinking is skipped: a draft page inside it is not the answer."""
     base = answer_start(text)
     if base is None:
@@ -66,6 +68,11 @@ def _span(text: str) -> tuple[int, int] | None:
     m = _DOC.search(text)
     if m:
         return m.span(1)
+    # a fence the generation budget cut off before it closed: its block runs to the end
+    m = _OPEN_FENCE.search(text)
+    if m and re.search(r"<(html|body|div|canvas|button|script|svg|!doctype)", m.group(1), re.I):
+        lead = len(m.group(1)) - len(m.group(1).lstrip())
+        return m.start(1) + lead, m.start(1) + len(m.group(1).rstrip())
     if re.search(r"<(body|div|canvas|button|svg)\b", text, re.I):
         return 0, len(text)
     return None

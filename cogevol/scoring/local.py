@@ -17,8 +17,9 @@ from dataclasses import dataclass, field, replace
 from cogevol.browser.pool import BrowserConfig, BrowserPool
 from cogevol.config import check_weights, from_dict
 from cogevol.probe import ProbeConfig
+from cogevol.rewards.answer_format import answer_fault
 from cogevol.rewards.html import DEFAULT_WEIGHTS as HTML_WEIGHTS
-from cogevol.rewards.html import HtmlScorer, TermSettings, no_document
+from cogevol.rewards.html import HtmlScorer, TermSettings, not_a_page
 from cogevol.rewards.slide import DEFAULT_WEIGHTS as SLIDE_WEIGHTS
 from cogevol.rewards.slide import SlideScorer
 from cogevol.rewards.slide import settings as slide_settings
@@ -141,8 +142,9 @@ class Scorers(ScorersBase):
         await self.open()
         if item.modality == "html":
             doc = item.text if item.raw else extract_html(item.text)
-            if doc is None:
-                return Score.of("html", no_document())
+            fault = answer_fault(item.text, doc)
+            if fault is not None:  # not a page by its text: no browser needed
+                return Score.of("html", not_a_page(fault))
             return Score.of("html", await self.html.score(doc, item.request, _stored(item)))
         return Score.of("slide", await self.slides.score(item.text, item.request, _stored(item)))
 

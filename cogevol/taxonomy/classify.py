@@ -81,6 +81,14 @@ def _offline() -> tuple[Taxonomy, RulesClassifier, Rubric, TermSet]:
     return tax, rules, rubric, TermSet.build([*rules.entries, *rubric.entries])
 
 
+def leaf_scores(request: str) -> dict[str, float]:
+    """The offline rules' evidence for each task type (L3 leaf) in `request` (STRONG terms weigh
+    3, cues 1): what the reward's gate reads to decide whether a page must change
+    (cogevol.rewards.expects.expects_for)."""
+    _, rules, _, terms = _offline()
+    return rules.scores(terms.terms[k] for k in terms.matches(request))
+
+
 def label_one(request: str, leaf: str | None = None, modality: str = "html") -> Label:
     """The label of one request: placed by the rules unless `leaf` (the LLM's answer) is given.
     A slide request (`modality` slide) is outside seed 004's WebDev taxonomy: it is labelled

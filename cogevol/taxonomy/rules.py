@@ -48,8 +48,9 @@ class RulesClassifier:
         self.l1_of = {leaf.name: leaf.l1 for leaf in tax.leaves}
         self.order = {leaf.name: k for k, leaf in enumerate(tax.leaves)}
 
-    def place(self, hits: Iterable[Term]) -> LeafGuess:
-        """The best leaf for the matched terms `hits` (other labels ignored)."""
+    def scores(self, hits: Iterable[Term]) -> dict[str, float]:
+        """Each leaf's evidence in the matched terms `hits`: its terms' weights, plus its L1's
+        words where it has any of its own (other labels ignored)."""
         scores: dict[str, float] = {}
         l1: dict[str, float] = {}
         for t in hits:
@@ -58,10 +59,13 @@ class RulesClassifier:
                 scores[name] = scores.get(name, 0.0) + t.weight
             elif kind == "l1":
                 l1[name] = l1.get(name, 0.0) + t.weight
+        return {name: s + l1.get(self.l1_of[name], 0.0) for name, s in scores.items()}
+
+    def place(self, hits: Iterable[Term]) -> LeafGuess:
+        """The best leaf for the matched terms `hits` (other labels ignored)."""
+        scores = self.scores(hits)
         if not scores:
             return LeafGuess(self.tax.default_leaf, 0.0)
-        if l1:
-            scores = {name: s + l1.get(self.l1_of[name], 0.0) for name, s in scores.items()}
         best = min(scores, key=lambda name: (-scores[name], self.order[name]))
         top = scores[best]
         second = max((s for name, s in scores.items() if name != best), default=0.0)

@@ -80,6 +80,11 @@ def summarize(details: list[dict], spec: ComponentSpec) -> dict[str, float]:
                 if _number(v):
                     acc.setdefault(k, []).append(v)
         out.update({f"{group}/{k}": sum(v) / len(v) for k, v in acc.items()})
+    # the share of completions by the family of their reason id (format, substance, gate, ok):
+    # how much of a step is not a page at all, next to the pages that fail the gate
+    ids = [d["reason_id"] for d in details if d.get("reason_id")]
+    for family in sorted({i.split(".")[0] for i in ids}):
+        out[f"reason/{family}_rate"] = sum(i.split(".")[0] == family for i in ids) / len(details)
     return out
 
 
@@ -198,6 +203,7 @@ class ModalityReward:
                 "prompt_id": str(ids[i]),
                 "reward": s.reward,
                 "hard_fail": bool(s.hard_fail),
+                "reason_id": s.details.get("reason_id") or "",
                 "gate": s.gate,
                 # the share of the request's checklist the answer missed (None: not measured)
                 "fulfilment": s.terms.get("fulfilment"),

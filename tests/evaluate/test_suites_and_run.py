@@ -54,7 +54,7 @@ def test_every_answer_is_scored_with_the_training_rewards():
     res = {r.item.id: r for r in asyncio.run(run())}
     assert res["h1"].reward > 0.5 and not res["h1"].hard_fail
     assert res["h2"].hard_fail and res["h2"].reward == 0.0 and not res["h2"].render_failure
-    assert res["h3"].reason == "no HTML document in the answer" and res["h3"].render_failure
+    assert "no HTML document in the answer" in res["h3"].reason and res["h3"].render_failure
     assert res["h4"].reason == "no answer from the endpoint"
     assert res["s1"].valid and res["s1"].reward == 1.0
     assert res["s2"].valid is False and res["s2"].render_failure and res["s2"].reason.startswith("contract:")

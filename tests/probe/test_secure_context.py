@@ -31,6 +31,7 @@ PAGES = {
 
 def test_secure_context_media_and_pinned_cdn_libraries_work():
     rows = {r["path"]: r for r in asyncio.run(score_pages(list(PAGES.items())))}
+    assert set(rows) == set(PAGES)  # every page scored: the loop below cannot pass on an empty result
     for name, r in rows.items():
         assert not r["hard_fail"] and r["controls_live"] >= 1, (name, r["reason"])
         assert r["terms"]["console_errors"] == 0, (name, r.get("errors"))

@@ -179,7 +179,7 @@ def test_word_boundaries(request_, kinds, cue):
 
 def test_expects_contract():
     e = expects_from_request("an animated solar system with a speed slider")
-    assert e.as_dict() == {"interactive": True, "animation": True, "static": False,
+    assert e.as_dict() == {"interactive": True, "animation": True, "dynamic": False, "static": False,
                            "kinds": BOTH, "cues": ["animated", "slider"], "source": "rules"}
     with pytest.raises(ValueError):
         Expects(interactive=True, animation=False, static=True)

@@ -89,7 +89,7 @@ def test_blocked_resources_get_their_own_reason_and_a_param_decides_the_reward()
     r = ProbeResult(rendered_ok=False, reason="render: nothing visible; script error: THREE is not defined",
                     resources={"blocked": ["https://example.org/lib/three.min.js", "https://fonts.gstatic.com/x.woff2"]})
     s = score(r)
-    assert s.hard_fail and s.reward == 0.0 and s.resource_failure and s.reason.startswith("resource unavailable (1 blocked")
+    assert s.hard_fail and s.reward == 0.0 and s.resource_failure and s.reason.startswith("hard fail: resource unavailable (1 blocked")
     s = score(r, settings=TermSettings(unavailable="none"))
     assert s.reward is None and not s.hard_fail and s.resource_failure
     dead_but_whole = ProbeResult(rendered_ok=True, controls=[Control(0, "click", "button", "b", "operable", verdict="dead")],

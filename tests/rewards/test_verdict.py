@@ -5,7 +5,8 @@ import pytest
 from cogevol.config import check_weights
 from cogevol.probe import ProbeResult
 from cogevol.probe.config import PageOutcome
-from cogevol.rewards.html import HtmlScore, no_document, score
+from cogevol.rewards.answer_format import answer_fault
+from cogevol.rewards.html import HtmlScore, not_a_page, score
 from cogevol.rewards.slide import SlideScore
 from cogevol.rewards.verdict import Defects, TermError, weigh
 from cogevol.scoring import Score
@@ -53,9 +54,11 @@ def test_the_record_is_derived_from_the_fields_of_the_verdict_and_the_probe():
 
 
 def test_no_document_has_the_same_shape_as_any_page_verdict():
-    missing, page = Score.of("html", no_document()), Score.of("html", score(ProbeResult(rendered_ok=True)))
+    missing = Score.of("html", not_a_page(answer_fault("Sorry, I cannot help.", None)))
+    page = Score.of("html", score(ProbeResult(rendered_ok=True)))
     assert set(missing.details) == set(page.details)
-    assert missing.gate == "fail" and missing.reward == 0.0 and missing.reason == "no HTML document in the answer"
+    assert missing.gate == "fail" and missing.reward == 0.0
+    assert missing.details["reason_id"] == "format.no_document" and "no HTML document" in missing.reason
 
 
 def test_a_harness_error_has_no_reward_in_the_record_and_zero_on_the_cli_line():

@@ -66,7 +66,7 @@ def test_score_get_reward_health_and_metrics_over_http():
             assert [x["gate"] for x in s] == ["pass", "fail", "pass", "fail"] and s[0]["reward"] > 0.5 and s[2]["reward"] == 1.0
             assert [(x["hard_fail"], x["rendered_ok"]) for x in s] == [(False, True), (True, True), (False, True), (True, False)]
             assert s[0]["terms"] and s[0]["weights"] and s[0]["details"]["controls_live"] == 1 and s[0]["seconds"] > 0
-            assert s[3]["reason"] == "no HTML document in the answer"
+            assert "no HTML document in the answer" in s[3]["reason"]
             assert {x["fingerprint"] for x in s} == {health["fingerprint"]}  # every score says what decided it
             # OpenRLHF: query = templated prompt + response; rewards are floats, never null
             prompt = chatml(HTML_SYSTEM, ASK)
