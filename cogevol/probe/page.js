@@ -545,6 +545,15 @@
         const marks = (t.match(/[;{}]|=>|===|!==|\+\+|&&|\|\||\w\(|\b(?:function|const|let|var|return|def|class|import)\b|<\/?[a-z]+[\s>]/g) || []).length;
         return marks / t.length >= 0.04 || /[;{}]$/.test(t);
       };
+      // code shown on purpose: a pre/code/textarea, or a box styled as code (monospace, or white
+      // space kept as written), as a tutorial or a playground shows it
+      const styledAsCode = new Map();
+      const asCode = (e) => {
+        if (!styledAsCode.has(e)) { const st = getComputedStyle(e); styledAsCode.set(e, /^pre/.test(st.whiteSpace) || /mono|courier|consolas|menlo/i.test(st.fontFamily)); }
+        return styledAsCode.get(e);
+      };
+      // text a scroll reveal keeps transparent until it is reached counts: a person scrolls to it
+      const laidOut = (e) => (e.checkVisibility ? e.checkVisibility({ checkVisibilityCSS: true }) : visible(e, true));
       let textChars = 0, codeChars = 0, fences = 0, ownChars = 0, prose = '';
       const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
       // bounded, so a hostile page of a million nodes costs no more than a big real one
@@ -558,7 +567,7 @@
           if (FRAMED.test(e.tagName)) framed = true;
           if (OWN.test(e.tagName)) own = true;
         }
-        if (hidden || framed || !n.parentElement || !shown(n.parentElement)) continue;
+        if (hidden || framed || !n.parentElement || !laidOut(n.parentElement) || asCode(n.parentElement)) continue;
         const len = s.trim().length; textChars += len;
         fences += (s.match(/```|~~~/g) || []).length;
         if (prose.length < 4000) prose += s.trim().slice(0, 4000 - prose.length) + '\n';

@@ -65,10 +65,17 @@ def _outside_raw(doc: str) -> tuple[str, str]:
         pos = end + len(close)
 
 
+# a start tag with its attributes, quoted values holding any character (">" included)
+_TAG = re.compile(r"""<[a-zA-Z][^<>"']*(?:(?:"[^"]*"|'[^']*')[^<>"']*)*>""")
+_VALUE = re.compile(r""""[^"]*"|'[^']*'""")
+
+
 def count_documents(text: str) -> int:
     """How many HTML documents a text holds: doctypes or <html> openings outside scripts,
-    styles and comments (a doctype followed by its <html> counts once)."""
+    styles, comments and attribute values (an iframe's srcdoc holds a page, it is not a second
+    one; a doctype followed by its <html> counts once)."""
     plain, _ = _outside_raw(text)
+    plain = _TAG.sub(lambda m: _VALUE.sub('""', m.group(0)), plain)
     return max(len(_DOCTYPE.findall(plain)), len(_HTML_OPEN.findall(plain)))
 
 

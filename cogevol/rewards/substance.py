@@ -48,6 +48,8 @@ def emptiness(result: ProbeResult, live_controls: int) -> str:
         return ""
     if result.animates or result.moves_later or result.changes or live_controls:
         return ""
+    if result.budget_exhausted:  # what its controls do was never measured: the budget is no verdict
+        return ""
     n = words(s.get("prose", ""))
     ink = float(s.get("canvasInk", 0.0))
     shapes, texts = int(s.get("shapes", 0)), int(s.get("canvasTexts", 0))

@@ -94,7 +94,11 @@ def test_trl_reward_function():
             pool = scorers._pool
             again = await reward(prompts=[ask], completions=[[{"role": "assistant", "content": live}]])
             assert scorers._pool is pool  # one browser pool across steps
-            (static,) = await scorers.score([ScoreItem("html", dead, "a one-page summary of a physics lab about motion")])
+            # a summary with dead buttons: a static request asks for no control (a bare shell would
+            # be empty, cogevol.rewards.substance)
+            summary = dead.replace("<p>Explore motion!</p>", "<p>Explore motion! We rolled a cart down a ramp, timed it"
+                                   " with light gates and found its speed grows steadily with time.</p>")
+            (static,) = await scorers.score([ScoreItem("html", summary, "a one-page summary of a physics lab about motion")])
             return out, again, static
         finally:
             await scorers.aclose()

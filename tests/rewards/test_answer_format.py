@@ -30,6 +30,8 @@ def test_two_documents_in_one_answer():
     # markup quoted inside a script (a print window, an iframe's srcdoc) is no second document
     quoted = PAGE.replace("x()", "w.document.write('<!DOCTYPE html><html><body>p</body></html>')")
     assert fault(quoted) is None and count_documents(quoted) == 1
+    framed = PAGE.replace("<b>hi</b>", '<iframe srcdoc="<!DOCTYPE html><html><body>p</body></html>"></iframe>')
+    assert count_documents(framed) == 1
 
 
 def test_a_document_cut_off_by_the_budget():

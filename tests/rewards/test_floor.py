@@ -48,6 +48,15 @@ STEPPER = """<!DOCTYPE html><html><body><h1>Bubble sort</h1><div id="bars"></div
 <script>const a=[5,3,8,1,7];let i=0,j=0;
 function draw(){bars.innerHTML=a.map(v=>'<div style="display:inline-block;width:30px;margin:2px;background:#48c;height:'+v*20+'px"></div>').join('')}
 step.onclick=()=>{if(a[j]>a[j+1])[a[j],a[j+1]]=[a[j+1],a[j]];j++;if(j>=a.length-1-i){j=0;i++}draw()};draw();</script></body></html>"""
+# the code shown on purpose, in a box styled as code, beside a demonstration that works
+TUTORIAL = STEPPER.replace("<h1>Bubble sort</h1>", """<h1>Bubble sort</h1><div style="font-family:monospace;white-space:pre">
+function bubbleSort(a) {
+  for (let i = 0; i < a.length; i++) {
+    for (let j = 0; j < a.length - i - 1; j++) {
+      if (a[j] > a[j + 1]) { const t = a[j]; a[j] = a[j + 1]; a[j + 1] = t; }
+    }
+  }
+}</div>""")
 BARS = """<!DOCTYPE html><html lang="de"><body><h1>Verkäufe pro Quartal</h1>
 <div style="display:flex;align-items:flex-end;height:200px;gap:10px">
 <div style="width:40px;height:120px;background:#c33"></div><div style="width:40px;height:160px;background:#c33"></div>
@@ -68,6 +77,7 @@ def test_junk_is_zeroed_with_its_reason_and_small_honest_pages_pass():
         (CUT, DEMO, "format.truncated"),
         (f"```html\n{STEPPER}\n```\n```html\n{STEPPER}\n```", DEMO, "format.two_documents"),
         (STEPPER, DEMO, "ok"),
+        (TUTORIAL, DEMO, "ok"),
         (BARS, CHART, "ok"),
         (SHOP, BAKERY, "ok"),
     ]

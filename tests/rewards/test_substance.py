@@ -29,6 +29,7 @@ def test_a_title_over_an_empty_box_is_empty_and_anything_real_is_not():
     assert emptiness(page(TITLE_ONLY, animates=True), 0) == ""  # it moves
     assert emptiness(page(TITLE_ONLY), 1) == ""  # a control changes what is shown
     assert emptiness(page(None), 0) == ""  # not measured: never a verdict
+    assert emptiness(page(TITLE_ONLY, budget_exhausted=True), 0) == ""  # nor is the budget
 
 
 def test_empty_is_a_hard_fail_where_the_request_asks_for_something_and_capped_otherwise():
