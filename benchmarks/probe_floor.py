@@ -13,8 +13,10 @@ as the model wrote it: the scorer extracts the page). Reported per half and in a
   counts one half), and Spearman of reward against the label's rank;
 - hard fails by reason id (format.*, substance.empty, gate.*).
 
-Run: python benchmarks/probe_floor.py [--workers 1] [--records benchmarks/results/probe_floor_records.jsonl]
-Writes benchmarks/results/probe_floor.json and probe_floor_records.jsonl.
+Run: python benchmarks/probe_floor.py [--workers 1] [--half tune|held|all]
+     [--records benchmarks/results/probe_floor_records.jsonl]
+Writes benchmarks/results/probe_floor.json and probe_floor_records.jsonl (with --half tune:
+probe_floor_tune.json, and so on).
 """
 
 from __future__ import annotations
@@ -78,17 +80,21 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--records", help="reuse the records of an earlier run (JSONL) instead of scoring")
     ap.add_argument("--params", default=str(ROOT / "params.yaml"))
+    ap.add_argument("--half", choices=("tune", "held", "all"), default="all",
+                    help="score one half only (tune: while building the checks; held: once, at the end)")
     a = ap.parse_args()
     setup_logging()
     params = load_params(a.params)
     labels = [json.loads(line) for line in (CORPUS / "labels.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    labels = [lab for lab in labels if a.half in ("all", lab["half"])]
+    name = "probe_floor" if a.half == "all" else f"probe_floor_{a.half}"
     t0 = time.perf_counter()
     if a.records:
         records = {r["path"]: r for r in map(json.loads, Path(a.records).read_text().splitlines())}
     else:
         records = asyncio.run(probe_corpus(labels, a.workers, params, planner_from_params(params, rules_only=True), CORPUS))
         RESULTS.mkdir(parents=True, exist_ok=True)
-        with (RESULTS / "probe_floor_records.jsonl").open("w") as f:
+        with (RESULTS / f"{name}_records.jsonl").open("w") as f:
             for lab in labels:
                 f.write(json.dumps(records[lab["file"]], ensure_ascii=False) + "\n")
     wall = time.perf_counter() - t0
@@ -96,7 +102,7 @@ def main() -> None:
     report = {
         "corpus": str(CORPUS.relative_to(ROOT)),
         "all": figures(rows),
-        **{half: figures([r for r in rows if r["half"] == half]) for half in ("tune", "held")},
+        **{half: figures([r for r in rows if r["half"] == half]) for half in ("tune", "held") if a.half in ("all", half)},
         "misses": [
             {"id": r["id"], "half": r["half"], "label": r["label"], "reward": r["reward"], "reason_id": r.get("reason_id"),
              "reason": (r.get("reason") or "")[:160]}
@@ -106,8 +112,8 @@ def main() -> None:
         "wall_s": round(wall, 1),
         "workers": a.workers,
     }
-    (RESULTS / "probe_floor.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    for half in ("tune", "held", "all"):
+    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    for half in [h for h in ("tune", "held", "all") if h in report]:
         f = report[half]
         print(f"{half:5s} n={f['answers']} {f['labels']}: broken caught {f['broken_caught']}, poor caught {f['poor_caught']}, "
               f"false hard fails {f['false_hard_fails']}/{f['fair_or_good']}, pair agreement {f['pair_agreement']}, Spearman {f['spearman']}")

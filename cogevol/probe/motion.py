@@ -29,12 +29,13 @@ MOVES = "moves:"  # prefix of the evidence when something moves
 STILL = "still:"  # prefix when nothing does (and why)
 
 
-def judge(prev: dict, cur: dict) -> str:
+def judge(prev: dict, cur: dict, canvas: bool = True) -> str:
     """What moved between two motion samples (page.js `motion`), as evidence; "" for nothing
-    that counts. Counters over a scene are named apart (see the module docstring)."""
+    that counts. Counters over a scene are named apart (see the module docstring). `canvas`:
+    whether canvas pixels count (not between the first two samples: see observe_motion)."""
     if cur["paintMoved"]:
         return MOVES + " elements move or change style (CSS, inline styles or SVG)"
-    if cur["canvasMoved"]:
+    if canvas and cur["canvasMoved"]:
         return MOVES + " canvas pixels change"
     if cur["digits"] != prev["digits"]:
         return MOVES + " visible text changes"
@@ -46,9 +47,9 @@ def judge(prev: dict, cur: dict) -> str:
     return ""
 
 
-def changed(prev: dict, cur: dict) -> bool:
+def changed(prev: dict, cur: dict, canvas: bool = True) -> bool:
     """Any visible change at all (a counter included): the page is not still for the lockstep."""
-    return any(prev[k] != cur[k] for k in ("dom", "paint", "box", "canvas"))
+    return any(prev[k] != cur[k] for k in ("dom", "paint", "box", "canvas")[: 4 if canvas else 3])
 
 
 async def observe_motion(
@@ -67,8 +68,11 @@ async def observe_motion(
         if on_step is not None:
             on_step(await a.call("drain"))
         cur = await a.call("motion")
-        moved = moved or judge(prev, cur)
-        if changed(prev, cur):
+        # a canvas's first frame is its appearance, not motion: a loop that paints its scene
+        # and then covers it with the background every frame is a still black canvas
+        canvas = t > step
+        moved = moved or judge(prev, cur, canvas)
+        if changed(prev, cur, canvas):
             any_change = True
             counter = counter or cur["dom"] != prev["dom"]
         prev = cur
