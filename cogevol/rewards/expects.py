@@ -245,8 +245,12 @@ def _on_an_event(text: str, start: int, lex: _Lexicon) -> bool:
     return bool(lex.events.search(text, ends[-1] if ends else 0, start))
 
 
-def expects_from_request(request: str | None) -> Expects:
-    """The rules' answer; see the module docstring for the decisions."""
+def expects_from_request(request: str | None, built_once: bool = False) -> Expects:
+    """The rules' answer; see the module docstring for the decisions. `built_once`: the request's
+    task type reads as a page built once (expects_for): its game, quiz, tool, simulation, motion
+    and animation words are its topic ("an article on why your platformer feels floaty", "a
+    chart of 500 traffic simulation runs", "a game jam's announcement"), and only the controls
+    it names explicitly (a button, a filter, a toggle) ask for life."""
     if request is None or not request.strip():
         return INTERACTIVE_DEFAULT
     text, lex = normalise(request), lexicon()
@@ -266,6 +270,8 @@ def expects_from_request(request: str | None) -> Expects:
     # landing page for a game studio"), not a page that waits for a player
     head = next((f for f, _, _ in live if f in _HEADS), None)
     topics = {"game", "quiz", "tool"} if head in ("simulation", "static") or hands_off else set()
+    if built_once:
+        topics |= {"game", "quiz", "tool", "simulation", "motion", "animation"}
     live = [(f, c, s) for f, c, s in live if f not in topics]
     waits = bool({f for f, _, _ in live} & set(_WAITS_FOR_USER))
     # in a game, quiz or tool an animation the request ties to a moment of play ("when the game
@@ -279,7 +285,9 @@ def expects_from_request(request: str | None) -> Expects:
     # motion in a game is not required (it waits for the player); motion a simulation describes
     # is (the probe also counts motion that a Start or Launch button set off)
     animation = "animation" in has or ("motion" in has and not waits)
-    animation |= hands_off and bool(named & {"simulation", "game", "quiz", "tool", "motion"})
+    animation |= (
+        hands_off and not built_once and bool(named & {"simulation", "game", "quiz", "tool", "motion"})
+    )
     if sim and not hands_off and (interactive or not animation):
         interactive = True  # a simulator is operated, unless all the request says is motion
     counted = {"interactive", "simulation", "animation", *_WAITS_FOR_USER} - topics
@@ -353,36 +361,48 @@ _TASKS_CACHED = 4096
 
 
 @lru_cache(maxsize=_TASKS_CACHED)
-def task_evidence(request: str) -> tuple[str, float, float]:
-    """(the best-supported task type that asks for change, its evidence, the best evidence of a
-    task type built once) in `request`, from the offline classifier's terms ("", 0, ...: none)."""
+def task_evidence(request: str) -> tuple[str, float, str, float]:
+    """The best-supported task type that asks for change and its evidence, then the best one
+    built once and its evidence, in `request`, from the offline classifier's terms ("", 0: none
+    of that kind)."""
     from cogevol.taxonomy.classify import leaf_scores
 
     scores, demands = leaf_scores(request), task_demands()
-    dynamic = {k: v for k, v in scores.items() if demands.get(k) == "dynamic"}
-    best = max(dynamic, key=lambda k: (dynamic[k], k), default="")
-    render = max((v for k, v in scores.items() if demands.get(k) == "render"), default=0.0)
-    return best, dynamic.get(best, 0.0), render
+
+    def best(demand: str) -> tuple[str, float]:
+        kind = {k: v for k, v in scores.items() if demands.get(k) == demand}
+        leaf = max(kind, key=lambda k: (kind[k], k), default="")
+        return leaf, kind.get(leaf, 0.0)
+
+    return (*best("dynamic"), *best("render"))
 
 
 def expects_for(
-    request: str | None, min_evidence: float = 3.0, task: tuple[str, float, float] | None = None
+    request: str | None,
+    min_evidence: float = 3.0,
+    task: tuple[str, float, str, float] | None = None,
 ) -> Expects:
     """What the gate asks of a page for `request`: one reading of the request, its task type
-    (seed 004's L3) with the rules' explicit cues. The cues decide the kind where the request
-    names one (a slider: interactive; fireworks: animation); where it names none, the task type
-    decides whether anything must change: a converter, a game, an algorithm visualisation or a
-    simulation must (`dynamic`, met by motion or by a live control), a landing page or a chart
-    page need not. The request must name such a task with `min_evidence` (3: one term that names
-    the scenario, "bubble sort", "unit converter", or three cues) and more of it than of any
-    task built once: where the reading is unsure, the gate asks for less ("a one-page summary
-    of a physics lab" names physics once: no demand).
-    `task`: task_evidence's answer when the caller has it already."""
+    (seed 004's L3) with the rules' cues. A task type that asks for change (a converter, a game,
+    an algorithm visualisation, a simulation), read with `min_evidence` (3: one term that names
+    the scenario, "bubble sort", "unit converter", or three cues) and more evidence than any
+    page built once, makes a request that names no kind of life `dynamic` (met by motion or by
+    a live control); the cues decide the kind where the request names one (a slider:
+    interactive; fireworks: animation). A page built once (a landing page, an article, a chart
+    page) read the same way asks only for the controls the request names explicitly: its game,
+    simulation or animation words are its topic. Where the reading is unsure (less evidence,
+    or a tie), the cues decide as they always did, and a request that names nothing asks for
+    nothing: the gate asks for less, never more ("a one-page summary of a physics lab" names
+    physics once: no demand). `task`: task_evidence's answer when the caller has it already."""
+    if not request or not request.strip():
+        return expects_from_request(request)
+    dyn, dyn_ev, built, built_ev = task or task_evidence(request)
+    if built_ev >= min_evidence and built_ev > dyn_ev:
+        cues = expects_from_request(request, built_once=True)
+        why = f"task type {built} (evidence {built_ev:g}): built once"
+        return dataclasses.replace(cues, cues=(*cues.cues, why))
     cues = expects_from_request(request)
-    if not cues.static or not request or not request.strip():
+    if not cues.static or dyn_ev < min_evidence or dyn_ev <= built_ev:
         return cues
-    leaf, evidence, render = task or task_evidence(request)
-    if evidence < min_evidence or evidence <= render:
-        return cues
-    why = f"task type {leaf} (evidence {evidence:g})"
+    why = f"task type {dyn} (evidence {dyn_ev:g})"
     return Expects(False, False, False, (*cues.cues, why), cues.source, dynamic=True)

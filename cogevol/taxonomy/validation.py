@@ -13,25 +13,27 @@ from cogevol.taxonomy.tree import Taxonomy
 
 
 def agreement(gold: Sequence[dict], labels: Sequence[Label], tax: Taxonomy, top: int = 10) -> dict:
-    """`gold` records carry `l3`, `difficulty` and `lang`; `labels` are in the same order."""
+    """`gold` records carry `l3`, `lang` and (not always) `difficulty`; `labels` are in the
+    same order."""
     if len(gold) != len(labels):
         raise ValueError("one label per gold record")
     hits: dict[str, int] = Counter()
     by_lang: dict[str, Counter] = defaultdict(Counter)
     confused: Counter = Counter()
+    graded = 0
     for g, lab in zip(gold, labels):
         leaf = tax.leaf(g["l3"])
         ok = {
             "l1": lab.l1 == leaf.l1,
             "l2": lab.l2 == leaf.l2,
             "l3": lab.l3 == leaf.name,
-            "difficulty": lab.difficulty == g["difficulty"],
-            "difficulty_within_one": abs(
-                LEVELS.index(lab.difficulty) - LEVELS.index(g["difficulty"])
-            )
-            <= 1,
             "lang": lab.lang == g["lang"],
         }
+        if g.get("difficulty"):  # a slice labelled for task type alone has none
+            graded += 1
+            ok["difficulty"] = lab.difficulty == g["difficulty"]
+            gap = abs(LEVELS.index(lab.difficulty) - LEVELS.index(g["difficulty"]))
+            ok["difficulty_within_one"] = gap <= 1
         for k, v in ok.items():
             hits[k] += v
             by_lang[g["lang"]][k] += v
@@ -39,10 +41,12 @@ def agreement(gold: Sequence[dict], labels: Sequence[Label], tax: Taxonomy, top:
         if not ok["l3"]:
             confused[(leaf.name, lab.l3)] += 1
     n = len(gold)
-    keys = ("l1", "l2", "l3", "difficulty", "difficulty_within_one", "lang")
+    keys = ("l1", "l2", "l3", "lang")
+    grades = ("difficulty", "difficulty_within_one")
     return {
         "n": n,
         **{k: round(hits[k] / n, 4) if n else 0.0 for k in keys},
+        **{k: round(hits[k] / graded, 4) if graded else None for k in grades},
         "by_lang": {
             lang: {"n": c["n"], **{k: round(c[k] / c["n"], 3) for k in ("l1", "l2", "l3")}}
             for lang, c in sorted(by_lang.items())

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from cogevol.errors import CogevolError
 from cogevol.judge.monitor import judge_stats
+from cogevol.rewards.reasons import ReasonId
 from cogevol.scoring.extract import completion_text, last_message
 from cogevol.scoring.group_formats import group_items
 from cogevol.scoring.types import ScoreItem
@@ -62,6 +63,9 @@ def _number(v) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
+REASON_FAMILIES = sorted({r.value.split(".")[0] for r in ReasonId})
+
+
 def summarize(details: list[dict], spec: ComponentSpec) -> dict[str, float]:
     """Per-step means and rates of the components in `details` (one dict per completion)."""
     if not details:
@@ -80,11 +84,13 @@ def summarize(details: list[dict], spec: ComponentSpec) -> dict[str, float]:
                 if _number(v):
                     acc.setdefault(k, []).append(v)
         out.update({f"{group}/{k}": sum(v) / len(v) for k, v in acc.items()})
-    # the share of completions by the family of their reason id (format, substance, gate, ok):
-    # how much of a step is not a page at all, next to the pages that fail the gate
-    ids = [d["reason_id"] for d in details if d.get("reason_id")]
-    for family in sorted({i.split(".")[0] for i in ids}):
-        out[f"reason/{family}_rate"] = sum(i.split(".")[0] == family for i in ids) / len(details)
+    # the share of completions by the family of their reason id: how much of a step is not a
+    # page at all (format), next to empty pages and pages that fail the gate; every family every
+    # step, so a mean over steps is a mean of shares
+    ids = [str(d.get("reason_id") or "") for d in details]
+    if any(ids):
+        for family in REASON_FAMILIES:
+            out[f"reason/{family}_rate"] = sum(i.split(".")[0] == family for i in ids) / len(ids)
     return out
 
 

@@ -1,7 +1,7 @@
 """The substance half of the floor: a page with next to nothing on it prices as empty."""
 
 from cogevol.probe import Control, ProbeResult
-from cogevol.rewards.expects import expects_for
+from cogevol.rewards.expects import expects_for, expects_from_request
 from cogevol.rewards.html import score
 from cogevol.rewards.reasons import ReasonId
 from cogevol.rewards.substance import EMPTY_CAP, emptiness, words
@@ -57,13 +57,24 @@ def test_a_dynamic_task_must_change_on_its_own_or_under_input():
     assert not score(page(rich, controls=live), demo).hard_fail
     # a page type that is built once asks for no change; an unsure reading asks for nothing more
     assert expects_for("a landing page for a bakery").static
-    assert expects_for("bubble sort", task=("2D Graphics", 1.0, 0.0)).static  # one cue: unsure
-    assert expects_for("bubble sort", task=("2D Graphics", 1.0, 0.0), min_evidence=1.0).dynamic
-    assert expects_for("bubble sort", task=("2D Graphics", 3.0, 4.0)).static  # a page built once reads stronger
+    assert expects_for("bubble sort", task=("2D Graphics", 1.0, "", 0.0)).static  # one cue: unsure
+    assert expects_for("bubble sort", task=("2D Graphics", 1.0, "", 0.0), min_evidence=1.0).dynamic
+    assert expects_for("bubble sort", task=("2D Graphics", 3.0, "Static Chart Page", 4.0)).static
     # a one-page summary names physics once: no demand (the rules place it in Physics Simulation)
     assert expects_for("a one-page summary of a physics lab about motion").static
     # the request's own cues decide the kind where it names one
     assert expects_for("a unit converter with a slider").kinds == ["interactive"]
+
+
+def test_a_page_built_once_asks_only_for_the_controls_it_names():
+    # its game, simulation or animation words are its topic
+    jam = "Announcement page for our 48-hour game jam: dates, venue, schedule and judges"
+    assert expects_from_request(jam).interactive and expects_for(jam).static
+    film = "An infographic page about how animation works in film: 24 frames per second, keyframes, in-betweens"
+    assert expects_from_request(film).animation and expects_for(film).static
+    # a control it names still has to work; a reading that is unsure changes nothing
+    assert expects_for("A static chart page of sales by month with a dark mode toggle").interactive
+    assert expects_for("a game", task=("", 0.0, "Blog / Article Page", 2.0)).interactive
 
 
 def test_every_task_type_has_a_demand():

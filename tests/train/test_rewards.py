@@ -55,6 +55,13 @@ def test_summaries_count_missing_documents_as_hard_fails():
     assert summarize([], HTML_SPEC) == {}
 
 
+def test_summaries_give_every_reason_family_its_share_each_step():
+    ids = ["format.truncated", "format.no_document", "gate.dead_controls", "ok"]
+    s = summarize([{"reward": 0.0, "reason_id": i} for i in ids], HTML_SPEC)
+    assert (s["reason/format_rate"], s["reason/gate_rate"], s["reason/ok_rate"]) == (0.5, 0.25, 0.25)
+    assert s["reason/substance_rate"] == 0.0 and s["reason/harness_rate"] == 0.0  # every family, every step
+
+
 def test_step_timer_splits_a_step_into_three_parts():
     t = StepTimer()
     t.add("generate", 1.0)
