@@ -285,9 +285,8 @@ def expects_from_request(request: str | None, built_once: bool = False) -> Expec
     # motion in a game is not required (it waits for the player); motion a simulation describes
     # is (the probe also counts motion that a Start or Launch button set off)
     animation = "animation" in has or ("motion" in has and not waits)
-    animation |= (
-        hands_off and not built_once and bool(named & {"simulation", "game", "quiz", "tool", "motion"})
-    )
+    runs_by_itself = {"simulation", "game", "quiz", "tool", "motion"}
+    animation |= hands_off and not built_once and bool(named & runs_by_itself)
     if sim and not hands_off and (interactive or not animation):
         interactive = True  # a simulator is operated, unless all the request says is motion
     counted = {"interactive", "simulation", "animation", *_WAITS_FOR_USER} - topics
