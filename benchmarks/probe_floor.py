@@ -1,8 +1,9 @@
 """The reward's floor on what small models really write (issue 57): is junk zeroed, and are fair
 and good pages left alone?
 
-data/probe_floor holds small models' answers (SmolLM2-135M-Instruct generated here, public
-pages by small models) labelled by hand broken / poor / fair / good, split into a `tune` half
+data/probe_floor holds small models' answers (SmolLM2-135M-Instruct generated here, the tiny
+default student at base and after SFT, public pages by 1B-8B models) labelled by hand broken /
+poor / fair / good, split into a `tune` half
 (looked at while building the format and substance checks) and a `held` half (scored only at
 the end). Each answer is scored through the real scorers against its request (a `.txt` answer
 as the model wrote it: the scorer extracts the page). Reported per half and in all:

