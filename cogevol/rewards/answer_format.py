@@ -52,7 +52,8 @@ def _outside_raw(doc: str) -> tuple[str, str]:
         if m is None:
             out.append(doc[pos:])
             return "".join(out), ""
-        out.append(doc[pos : m.end()])
+        # a comment goes whole; an element keeps its start tag (its content goes)
+        out.append(doc[pos : m.start() if m.group(0) == "<!--" else m.end()])
         if m.group(0) == "<!--":
             end, close = doc.find("-->", m.end()), "-->"
             kind = "comment"

@@ -40,6 +40,8 @@ def test_a_document_cut_off_by_the_budget():
     assert cut_off('<html><body><div class="a') == "tag"
     assert cut_off("<html><body><!-- a note that never") == "comment"
     assert cut_off("<html><body><p>text that stops mid-sentence") == ""
+    assert cut_off("<p>x</p><script>go()</script><!-- generated 0.84 -->") == ""  # a closed comment at the end
+    assert cut_off("<p>x</p><!-- a --><style>p{}</style><!-- b -->") == ""
     # a fenced answer whose closing fence never came: the block runs to the end, and it is cut
     cut = "Here you go:\n```html\n<!DOCTYPE html><html><body><script>\nconst a = [3, 1, 2];\nfor (let i = 0; i <"
     assert extract_html(cut).startswith("<!DOCTYPE html>")
