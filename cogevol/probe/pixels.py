@@ -17,10 +17,18 @@ def screen_fill(png: bytes) -> float:
     or a scene that fills the window is well above 0.2."""
     from io import BytesIO
 
-    import numpy as np
     from PIL import Image
 
     im = Image.open(BytesIO(png)).convert("RGB")
+    return round(float(_off_mode(im).mean()), 4)
+
+
+def _off_mode(im: Any) -> Any:
+    """Per 8x8-pixel cell of a PIL image, whether its colour differs from the most common cell
+    colour (colours compared at 4 bits a channel)."""
+    import numpy as np
+    from PIL import Image
+
     cells = (
         np.asarray(im.resize((max(1, im.width // 8), max(1, im.height // 8)), Image.BOX))
         .reshape(-1, 3)
@@ -29,7 +37,7 @@ def screen_fill(png: bytes) -> float:
     )
     keys = (cells[:, 0] << 8) | (cells[:, 1] << 4) | cells[:, 2]
     mode = cells[np.bincount(keys).argmax() == keys][0]
-    return round(float((np.abs(cells - mode).max(axis=1) > 1).mean()), 4)
+    return np.abs(cells - mode).max(axis=1) > 1
 
 
 def ink_in_boxes(png: bytes, boxes: list[list[float]]) -> float:
@@ -38,7 +46,6 @@ def ink_in_boxes(png: bytes, boxes: list[list[float]]) -> float:
     canvas is 0 however large it is; a chart's bars or a sprite count as what they cover."""
     from io import BytesIO
 
-    import numpy as np
     from PIL import Image
 
     im = Image.open(BytesIO(png)).convert("RGB")
@@ -48,16 +55,7 @@ def ink_in_boxes(png: bytes, boxes: list[list[float]]) -> float:
         right, bottom = min(im.width, int(x + w)), min(im.height, int(y + h))
         if right - left < 8 or bottom - top < 8:
             continue
-        crop = im.crop((left, top, right, bottom))
-        cells = (
-            np.asarray(crop.resize((crop.width // 8, crop.height // 8), Image.BOX))
-            .reshape(-1, 3)
-            .astype(np.int32)
-            >> 4
-        )
-        keys = (cells[:, 0] << 8) | (cells[:, 1] << 4) | cells[:, 2]
-        mode = cells[np.bincount(keys).argmax() == keys][0]
-        inked += int((np.abs(cells - mode).max(axis=1) > 1).sum()) * 64
+        inked += int(_off_mode(im.crop((left, top, right, bottom))).sum()) * 64
     return round(inked / max(1, im.width * im.height), 4)
 
 

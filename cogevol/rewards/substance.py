@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from cogevol.probe.config import ProbeResult
+from cogevol.text import CJK_CHAR
 
 MIN_WORDS = 12  # fewer words of visible text than this ...
 MIN_SHAPES = 3  # ... fewer painted shapes than this (an empty box and its frame are two) ...
@@ -31,13 +32,11 @@ MIN_CANVAS_INK = 0.01  # ... less of the screen drawn on canvases than this ...
 MIN_CANVAS_TEXTS = 3  # ... and fewer canvas texts than this, with nothing changing: empty
 EMPTY_CAP = 0.3  # the reward of an empty page whose request asks for nothing to see or do
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-
 
 def words(text: str) -> float:
     """Words in a text: runs of letters or digits, a CJK character counting as half a word."""
-    cjk = len(_CJK.findall(text))
-    return len(re.findall(r"\w+", _CJK.sub(" ", text))) + cjk / 2
+    cjk = len(CJK_CHAR.findall(text))
+    return len(re.findall(r"\w+", CJK_CHAR.sub(" ", text))) + cjk / 2
 
 
 def emptiness(result: ProbeResult, live_controls: int) -> str:
