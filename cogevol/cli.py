@@ -548,6 +548,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pf.add_argument("--params", default="params.yaml")
     pf.add_argument(
+        "-S",
+        "--set-param",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override one value after the profile, as `dvc exp run -S` does (repeatable)",
+    )
+    pf.add_argument(
         "--gpus",
         type=int,
         default=None,
@@ -559,6 +568,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=80.0,
         help="memory of each declared GPU (GiB, as the card is sold: 80, 141)",
+    )
+    pf.add_argument(
+        "--gpu-tflops",
+        type=float,
+        default=None,
+        help="bf16 dense TFLOPS of one GPU for the time estimate (default: by its memory, "
+        "cogevol/preflight/timing.py)",
     )
     pf.add_argument(
         "--check-endpoints",
@@ -582,12 +598,12 @@ def _cmd_preflight(a) -> int:
     """Exit 0: the run can go as planned; 2: it cannot (every problem printed with its knob)."""
     import yaml
 
-    from cogevol.config import load_profile
+    from cogevol.config import load_profile, with_overrides
     from cogevol.preflight import environment as env
     from cogevol.preflight.plan import plan
 
     try:
-        params = load_profile(a.profile, a.params)
+        params = with_overrides(load_profile(a.profile, a.params), a.overrides)
     except (OSError, KeyError, ValueError, yaml.YAMLError) as e:
         print(f"preflight: cannot read the profile {a.profile!r}: {e}", file=sys.stderr)
         return 2
@@ -604,6 +620,7 @@ def _cmd_preflight(a) -> int:
             hw,
             check_env=a.check_endpoints or not hw.declared,
             launch_line=os.environ.get(env.LAUNCH_VAR),
+            tflops=a.gpu_tflops,
         )
     except (KeyError, ValueError, TypeError) as e:  # a params value the plan cannot read
         print(f"preflight: {a.params}: {e!r}", file=sys.stderr)

@@ -105,13 +105,54 @@ def merge_profile(params: dict, overlay: dict | None) -> dict:
     return out
 
 
+def profile_overlays(profile: str, _seen: tuple[str, ...] = ()) -> list[dict]:
+    """A profile's overlays in the order they apply: those of the profile it `extends` (and of
+    that one's parent), then its own. A one-GPU profile states only what differs from gpu.yaml."""
+    path = profile_path(profile)
+    if str(path) in _seen:
+        raise ValueError(f"profile {profile}: `extends` loops through {' -> '.join(_seen)}")
+    overlay = dict(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+    parent = overlay.pop("extends", None)
+    chain = profile_overlays(parent, (*_seen, str(path))) if parent else []
+    return [*chain, overlay]
+
+
+def parse_overrides(overrides: list[str] | tuple[str, ...]) -> dict:
+    """`key=value` strings in `dvc exp run -S` syntax (DVC's own parser, Hydra's grammar: 1e-6 is
+    a number, 'text' and text are strings, true a bool, [a,b] a list) as one nested overlay."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    overlay: dict = {}
+    for text in overrides:
+        if "=" not in text:
+            raise ValueError(f"override {text!r}: expected key=value, as dvc exp run -S takes")
+        try:
+            (o,) = OverridesParser.create().parse_overrides([text])
+        except HydraException as e:
+            raise ValueError(f"override {text!r}: {e}") from None
+        *path, last = o.key_or_group.split(".")
+        node = overlay
+        for part in path:
+            node = node.setdefault(part, {})
+        node[last] = o.value()
+    return overlay
+
+
+def with_overrides(params: dict, overrides: list[str] | tuple[str, ...]) -> dict:
+    """`params` with `-S key=value` overrides applied (a key params.yaml lacks is refused)."""
+    return merge_profile(params, parse_overrides(overrides)) if overrides else params
+
+
 def load_profile(profile: str | None, params_path: str | Path | None = None) -> dict:
-    """params.yaml with a profile applied (embedded / cpu / None: params.yaml as it is)."""
+    """params.yaml with a profile applied (embedded / cpu / None: params.yaml as it is), and
+    the profiles it extends before it."""
     params = load_params(params_path)
     if profile is None or profile in EMBEDDED_PROFILES:
         return params
-    overlay = yaml.safe_load(profile_path(profile).read_text(encoding="utf-8"))
-    return merge_profile(params, overlay)
+    for overlay in profile_overlays(profile):
+        params = merge_profile(params, overlay)
+    return params
 
 
 def check_weights(weights: dict | None, known: dict, where: str) -> dict | None:

@@ -148,7 +148,8 @@ def launch_line(ranks_per_node: int, nodes: int, gpus: list[int], all_gpus: int)
         return ""
     base = "deepspeed --no_python --no_local_rank"
     if nodes > 1:
-        return f"{base} --hostfile {HOSTFILE} --venv_script $PWD/{NODE_ENV}"
+        # the project's absolute path: a shell variable would expand on no node, or on the wrong one
+        return f"{base} --hostfile {HOSTFILE} --venv_script {Path.cwd() / NODE_ENV}"
     if len(gpus) == all_gpus:
         return f"{base} --num_gpus {len(gpus)}"
     return f"{base} --include localhost:{','.join(map(str, gpus))}"
@@ -232,7 +233,8 @@ def launcher_problems(
                 Problem(
                     LAUNCH_VAR,
                     "the other nodes would run a bare `python` from their own PATH, outside "
-                    f"the venv, and without this shell's keys; add --venv_script $PWD/{NODE_ENV}",
+                    "the venv, and without this shell's keys; add "
+                    f"--venv_script {Path.cwd() / NODE_ENV}",
                 )
             )
         elif not Path(launch.venv_script).is_file():

@@ -38,16 +38,20 @@ class Zero:
 @dataclass
 class Estimate:
     parts: dict[str, float] = field(default_factory=dict)  # GiB per component
+    # GiB counted in parts that is never resident with the rest at the peak (a colocated vLLM in
+    # sleep mode frees its share during the update, whose gradients and activations it makes
+    # room for): the peak is the larger of the two phases
+    never_together: float = 0.0
 
     @property
     def total(self) -> float:
-        return sum(self.parts.values())
+        return sum(self.parts.values()) - self.never_together
 
     def to_dict(self) -> dict:
-        return {
-            "total_gib": round(self.total, 1),
-            **{k: round(v, 2) for k, v in self.parts.items()},
-        }
+        out = {"total_gib": round(self.total, 1), **{k: round(v, 2) for k, v in self.parts.items()}}
+        if self.never_together:
+            out["not_at_once"] = round(self.never_together, 2)
+        return out
 
 
 def training_rank(
@@ -61,9 +65,12 @@ def training_rank(
     checkpointing: bool,
     reference: bool = False,
     colocated_vllm_gib: float = 0.0,
+    vllm_sleeps: bool = False,
 ) -> Estimate:
     """One rank's memory. tokens: a micro-batch's sequence tokens; logit_tokens: those whose
-    logits are kept (the completion in GRPO, the whole block in SFT)."""
+    logits are kept (the completion in GRPO, the whole block in SFT). vllm_sleeps: the colocated
+    vLLM releases its share during the update (grpo.vllm_enable_sleep_mode), so the peak is the
+    rollout phase (vLLM awake) or the update (gradients, activations, logits), not both."""
     p = arch.params_b * 1e9
     w = max(world, 1)
     weights = p * bytes_per_param / (w if zero.stage >= 3 else 1)
@@ -88,9 +95,13 @@ def training_rank(
     }
     if reference:
         parts["reference_model"] = p * bytes_per_param / (w if zero.stage >= 3 else 1) / GIB
+    overlap = 0.0
     if colocated_vllm_gib:
         parts["vllm_colocated"] = colocated_vllm_gib
-    return Estimate(parts)
+        if vllm_sleeps:
+            update = parts["gradients"] + parts["activations"] + parts["logits"]
+            overlap = min(colocated_vllm_gib, update)
+    return Estimate(parts, overlap)
 
 
 @dataclass

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cogevol.config import from_dict
 from cogevol.errors import CogevolError
 from cogevol.preflight import environment as env
+from cogevol.preflight import timing
 from cogevol.preflight.batch import SFTBatch, grpo_batch
 from cogevol.preflight.memory import Estimate, Zero, server_fit, training_rank
 from cogevol.preflight.models import Arch, arch_of, params_from_name
@@ -43,6 +45,9 @@ class Plan:
     endpoints: list[dict] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    suggestion: dict | None = None  # a refusal's nearest layout that plans: profile + overrides
+    timing: dict = field(default_factory=dict)  # estimated wall time per stage (preflight.timing)
+    warnings: list[str] = field(default_factory=list)  # the run goes, but likely not as wanted
 
     @property
     def ok(self) -> bool:
@@ -62,6 +67,9 @@ class Plan:
             "endpoints": self.endpoints,
             "problems": [p.to_dict() for p in self.problems],
             "notes": self.notes,
+            "suggestion": self.suggestion,
+            "timing": self.timing,
+            "warnings": self.warnings,
         }
 
     def render(self) -> str:
@@ -71,7 +79,7 @@ class Plan:
             + (f" of {hw.gpu_memory_gib:.0f} GiB ({hw.name})" if hw.gpus_per_node else " (CPU)")
             + (" [declared]" if hw.declared else " [found]"),
             f"training ranks: {self.ranks}",
-            f"launch: COGEVOL_LAUNCH={self.launch!r}"
+            f"launch: COGEVOL_LAUNCH={shlex.quote(self.launch)}"
             if self.launch
             else "launch: none (one process)",
         ]
@@ -98,10 +106,18 @@ class Plan:
         for name, m in self.memory.items():
             if "total_gib" in m:
                 parts = ", ".join(
-                    f"{k} {v}" for k, v in m.items() if k not in ("total_gib", "gpu_gib")
+                    f"{k} {v}"
+                    for k, v in m.items()
+                    if k not in ("total_gib", "gpu_gib", "margin_gib")
                 )
+                margin = m.get("margin_gib")
                 lines.append(
                     f"memory {name}: {m['total_gib']} of {m.get('gpu_gib', '?')} GiB ({parts})"
+                    + (
+                        f"; margin {margin} GiB under the usable share"
+                        if margin is not None
+                        else ""
+                    )
                 )
             elif "full_length_sequences" in m:
                 lines.append(
@@ -109,12 +125,34 @@ class Plan:
                     f"{m['kv_cache_gib_per_gpu']} GiB = {m['full_length_sequences']} sequences of "
                     f"{m['max_len']} tokens"
                 )
+        if self.timing:
+            t = self.timing
+            lines.append(f"time on {t['card']} ({t['tflops']:g} TFLOPS bf16 per GPU), estimated:")
+            for stage in ("sft", "grpo"):
+                if stage in t:
+                    e = t[stage]
+                    lines.append(
+                        f"  {stage}{' (each GRPO stage)' if stage == 'grpo' else ''}: "
+                        f"{e['steps']} steps x {e['seconds_per_step']} s = {e['minutes']} min "
+                        f"({e['assumptions']})"
+                    )
         for e in self.endpoints:
             lines.append(f"endpoint {e['role']}: {e['base_url']} {e['status']}")
+        lines += [f"warning: {w}" for w in self.warnings]
         lines += [f"note: {n}" for n in self.notes]
         if self.problems:
             lines.append(f"REFUSED: {len(self.problems)} problem(s)")
             lines += [f"  - {p}" for p in self.problems]
+            if self.suggestion:
+                hw = self.hardware
+                sets = "".join(f" -S {o}" for o in self.suggestion["overrides"])
+                lines.append(
+                    f"nearest layout that runs on this hardware: cogevol preflight --profile "
+                    f"{self.suggestion['profile']}{sets} --gpus {hw.gpus_per_node} --nodes "
+                    f"{hw.nodes} --gpu-memory-gb {hw.gpu_memory_gib:.0f}"
+                )
+            elif self.hardware.gpus_per_node:
+                lines.append(f"no profile of {', '.join(FALLBACK_PROFILES)} plans on this hardware")
         else:
             lines.append("OK: the run can go as planned")
         return "\n".join(lines)
@@ -144,8 +182,19 @@ def _zero(params: dict) -> Zero:
     return Zero.from_config(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
-def _over(name: str, est: Estimate, usable: float, gpu: float, zero: Zero, world: int) -> Problem:
-    """The knob whose change frees the most of an over-full rank."""
+def _over(
+    name: str,
+    est: Estimate,
+    usable: float,
+    gpu: float,
+    zero: Zero,
+    world: int,
+    *,
+    checkpointing: bool,
+    micro_batch: int = 1,
+) -> Problem:
+    """The knob whose change frees the most of an over-full rank; never advice the params
+    already follow (checkpointing that is on, a micro-batch that is already 1)."""
     p = est.parts
     short = f"{name} needs about {est.total:.0f} GiB per GPU, {usable:.0f} of {gpu:.0f} are usable"
     if p.get("optimizer", 0) >= max(p.get("vllm_colocated", 0), p["logits"] + p["activations"]):
@@ -162,11 +211,19 @@ def _over(name: str, est: Estimate, usable: float, gpu: float, zero: Zero, world
             f"{short}; colocated vLLM takes {p['vllm_colocated']:.0f}: lower it, or "
             "grpo.vllm_mode: server on GPUs of its own (cluster.rollout_gpus)",
         )
-    knob = "grpo.per_device_batch_size" if name == "grpo rank" else "sft.max_length"
+    grpo = name == "grpo rank"
+    if grpo and micro_batch > 1:
+        knob = "grpo.per_device_batch_size"
+    else:
+        knob = "grpo.max_completion_length" if grpo else "sft.max_length"
+    advice = f"lower {knob}"
+    if not checkpointing:
+        advice += ", or set train.gradient_checkpointing: true"
+    if not zero.offload_optimizer and p.get("optimizer", 0) > 0:
+        advice += ", or infra/deepspeed/zero2_offload.json (optimizer on CPU)"
     return Problem(
         knob,
-        f"{short}; activations and logits take {p['logits'] + p['activations']:.0f}: lower "
-        f"{knob} (or the completion length), or set train.gradient_checkpointing: true",
+        f"{short}; activations and logits take {p['logits'] + p['activations']:.0f}: {advice}",
     )
 
 
@@ -178,9 +235,12 @@ def plan(
     launch_line: str | None = None,
     stages: tuple[str, ...] = ("distill", *TRAINING),
     world_size: int | None = None,
+    suggest: bool = True,
+    tflops: float | None = None,
 ) -> Plan:
     """Resolve params against hardware. check_env: also check the launcher, GPU-only libraries
-    and endpoints as problems (they are notes when the hardware is only declared)."""
+    and endpoints as problems (they are notes when the hardware is only declared). suggest: on
+    a refusal, find the nearest layout that plans on the same hardware (`nearest_layout`)."""
     out = Plan(hardware)
     problems = out.problems
     gpn, nodes = hardware.gpus_per_node, hardware.nodes
@@ -258,10 +318,22 @@ def plan(
                 logit_tokens=tok,
                 checkpointing=ckpt,
             )
-            out.memory["sft rank"] = {**est.to_dict(), "gpu_gib": round(hardware.gpu_memory_gib)}
+            out.memory["sft rank"] = {
+                **est.to_dict(),
+                "gpu_gib": round(hardware.gpu_memory_gib),
+                "margin_gib": round(usable - est.total, 1),
+            }
             if est.total > usable:
                 problems.append(
-                    _over("sft rank", est, usable, hardware.gpu_memory_gib, zero, world)
+                    _over(
+                        "sft rank",
+                        est,
+                        usable,
+                        hardware.gpu_memory_gib,
+                        zero,
+                        world,
+                        checkpointing=ckpt,
+                    )
                 )
         if {"grpo_slide", "grpo_html"} & set(stages):
             b = out.grpo.get("per_device_batch_size") or 1
@@ -270,6 +342,22 @@ def plan(
             colocate = g.get("use_vllm") and g.get("vllm_mode", "colocate") == "colocate"
             util = float(g.get("vllm_gpu_memory_utilization", 0.3))
             vllm_gib = util * hardware.gpu_memory_gib if colocate else 0.0
+            vllm_len = g.get("vllm_max_model_length")
+            if colocate and vllm_len is None:
+                problems.append(
+                    Problem(
+                        "grpo.vllm_max_model_length",
+                        "unset: colocated vLLM sizes its KV cache for the model's whole window, "
+                        f"not the {seq} tokens of a rollout this plan counts; set it to {seq}",
+                    )
+                )
+            elif colocate and int(vllm_len) < seq:
+                problems.append(
+                    Problem(
+                        "grpo.vllm_max_model_length",
+                        f"{vllm_len} is shorter than a rollout (prompt + completion = {seq})",
+                    )
+                )
             est = training_rank(
                 arch,
                 world=world,
@@ -280,11 +368,25 @@ def plan(
                 checkpointing=ckpt,
                 reference=float(g.get("beta", 0)) > 0,
                 colocated_vllm_gib=vllm_gib,
+                vllm_sleeps=bool(colocate and g.get("vllm_enable_sleep_mode")),
             )
-            out.memory["grpo rank"] = {**est.to_dict(), "gpu_gib": round(hardware.gpu_memory_gib)}
+            out.memory["grpo rank"] = {
+                **est.to_dict(),
+                "gpu_gib": round(hardware.gpu_memory_gib),
+                "margin_gib": round(usable - est.total, 1),
+            }
             if est.total > usable:
                 problems.append(
-                    _over("grpo rank", est, usable, hardware.gpu_memory_gib, zero, world)
+                    _over(
+                        "grpo rank",
+                        est,
+                        usable,
+                        hardware.gpu_memory_gib,
+                        zero,
+                        world,
+                        checkpointing=ckpt,
+                        micro_batch=b,
+                    )
                 )
             if colocate:
                 fit = server_fit(
@@ -306,6 +408,7 @@ def plan(
                         )
                     )
         _servers(params, pl.servers, hardware, out)
+        _timing(params, arch, ranks, stages, hardware, tflops, out)
 
     versions, lib_problems, missing = env.library_versions({"gpu"} if needs_gpu else set())
     out.libraries = versions
@@ -342,7 +445,56 @@ def plan(
             if p is not None:
                 problems.append(p)
         out.endpoints.append({"role": e.role, "base_url": e.base_url, "status": status})
+    if suggest and problems and gpn:
+        out.suggestion = nearest_layout(hardware, stages, world_size)
     return out
+
+
+def _timing(
+    params: dict,
+    arch: Arch,
+    ranks: int,
+    stages: tuple[str, ...],
+    hardware: env.Hardware,
+    tflops: float | None,
+    out: Plan,
+) -> None:
+    name, tf = timing.card(hardware.gpu_memory_gib, tflops)
+    times = []
+    if "sft" in stages:
+        times.append(timing.sft_time(params, arch.params_b, ranks, tf))
+    if {"grpo_slide", "grpo_html"} & set(stages):
+        times.append(timing.grpo_time(params, arch.params_b, ranks, tf))
+    out.timing = {"card": name, "tflops": tf, **{t.stage: t.to_dict() for t in times}}
+    out.warnings += [f"{knob}: {why}" for knob, why in timing.warnings(times)]
+
+
+# the profiles a refusal may point to, largest model first (infra/profiles/)
+FALLBACK_PROFILES = ("gpu", "gpu-1x80", "gpu-1x24")
+
+
+def nearest_layout(
+    hardware: env.Hardware, stages: tuple[str, ...], world_size: int | None
+) -> dict | None:
+    """The first fallback profile that plans on this hardware, as it is or with the GRPO batch
+    re-divided over these ranks: {"profile", "overrides"} (overrides in `-S` syntax), or None.
+    A refusal then names a layout that runs, not only the knob that broke."""
+    from cogevol.config import load_profile, with_overrides
+
+    for name in FALLBACK_PROFILES:
+        params = load_profile(name)
+        tries = [[]]
+        g = params.get("grpo") or {}
+        ranks = place(params, hardware.gpus_per_node, hardware.nodes).ranks
+        if ranks > 0:  # re-divide the step's completions over the ranks this hardware has
+            per_rank = max(1, int(g.get("requests_per_step", 1)) // ranks)
+            tries.append([f"grpo.requests_per_step={per_rank * ranks}"])
+        for overrides in tries:
+            candidate = with_overrides(params, overrides)
+            p = plan(candidate, hardware, stages=stages, world_size=world_size, suggest=False)
+            if p.ok:
+                return {"profile": name, "overrides": overrides}
+    return None
 
 
 def _servers(params: dict, servers: dict, hw: env.Hardware, out: Plan) -> None:

@@ -144,6 +144,8 @@ class GRPOSettings:
     vllm_server_base_url: str | None = None
     vllm_gpu_memory_utilization: float = 0.3
     vllm_tensor_parallel_size: int = 1
+    vllm_max_model_length: int | None = None
+    vllm_enable_sleep_mode: bool = False
     atc: AtcSettings = field(default_factory=AtcSettings)
 
     def micro_batch(self, world_size: int = 1) -> tuple[int, int]:

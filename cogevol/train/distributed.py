@@ -69,6 +69,11 @@ def world_size() -> int:
     return int(os.environ.get("WORLD_SIZE", "1"))
 
 
+def local_world_size() -> int:
+    """Ranks on this node: torchrun exports LOCAL_WORLD_SIZE, the deepspeed launcher LOCAL_SIZE."""
+    return int(os.environ.get("LOCAL_WORLD_SIZE") or os.environ.get("LOCAL_SIZE") or "1")
+
+
 def is_main_process() -> bool:
     """Rank 0 (or no launcher): the one process that writes metrics, plots and MLflow runs."""
     return int(os.environ.get("RANK", "0")) == 0

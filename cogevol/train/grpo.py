@@ -139,7 +139,7 @@ def run_grpo(
     ]
     trainer = None
     try:
-        model, tokenizer = load(model_path, model_cfg)
+        model, tokenizer = load(model_path, model_cfg, train)
         trainer = TimedGRPOTrainer(
             model=model,
             reward_funcs=reward_fns,

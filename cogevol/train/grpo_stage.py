@@ -4,14 +4,13 @@ for the schedules. stages/grpo.py parses arguments and writes the DVC files."""
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 from pathlib import Path
 
 from cogevol.tracking import StageRun
 from cogevol.train.config import GRPOSettings, from_dict
 from cogevol.train.data import grpo_prompts, read_prompts
-from cogevol.train.distributed import is_main_process
+from cogevol.train.distributed import is_main_process, local_world_size
 from cogevol.train.grpo import GRPOResult, run_grpo
 from cogevol.train.plots import curves, time_split
 from cogevol.train.stages import configs, log_figure
@@ -24,8 +23,7 @@ MODALITY = {"grpo_slide": "slide", "grpo_html": "html"}
 def workers_per_rank(per_node: int) -> int:
     """grpo.reward_workers is what one node runs: every rank of the node opens its own scorers,
     so each takes its share (8 ranks x 6 workers would be 48 pages and 96 renderers at once)."""
-    local = int(os.environ.get("LOCAL_WORLD_SIZE", "1"))
-    return max(1, -(-per_node // max(local, 1)))
+    return max(1, -(-per_node // max(local_world_size(), 1)))
 
 
 def grpo_stage(

@@ -18,7 +18,7 @@ import torch
 
 from cogevol import shards
 from cogevol.prompts import HTML_SYSTEM, SLIDE_SYSTEM
-from cogevol.train.config import ModelConfig
+from cogevol.train.config import ModelConfig, TrainConfig
 from cogevol.train.packaged import PACKAGED, materialise
 from cogevol.train.tokenizer import IM_END, PAD, VOCAB_SAMPLES, train_bpe, wrap
 
@@ -116,14 +116,27 @@ def resolve_base(cfg: ModelConfig, tiny_dir: str | Path, texts: list[str] | None
     return cfg.base
 
 
-def load(name_or_path: str | Path, cfg: ModelConfig):
-    """(model, tokenizer) from a checkpoint, with the chat end-of-turn token as a stop token."""
+def weights_dtype(cfg: ModelConfig, train: TrainConfig | None = None) -> torch.dtype:
+    """The dtype the trained weights are held in. model.dtype, except for 16-bit weights trained
+    without DeepSpeed: torch's AdamW would update them in place, and an update of lr 1e-6 times
+    a weight of order 1 is below bf16's resolution (8 bits of mantissa: steps of 2^-8 near 1),
+    so most updates would round away. There the weights stay fp32 and `train.bf16` autocasts
+    the matmuls; DeepSpeed keeps an fp32 master copy itself."""
+    dtype = getattr(torch, cfg.dtype)
+    if train is not None and train.deepspeed is None and dtype in (torch.bfloat16, torch.float16):
+        return torch.float32
+    return dtype
+
+
+def load(name_or_path: str | Path, cfg: ModelConfig, train: TrainConfig | None = None):
+    """(model, tokenizer) from a checkpoint, with the chat end-of-turn token as a stop token;
+    `train`: load for training (weights_dtype)."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(name_or_path))
     model = AutoModelForCausalLM.from_pretrained(
         str(name_or_path),
-        dtype=getattr(torch, cfg.dtype),
+        dtype=weights_dtype(cfg, train),
         attn_implementation=cfg.attn_implementation,
     )
     model.config.use_cache = True  # trainers switch it off while training; generation needs it

@@ -54,7 +54,7 @@ def build_trainer(
 ) -> SFTTrainer:
     """An SFTTrainer on `dataset` (distill contract: `messages` column) from checkpoint
     `model_path`."""
-    model, tokenizer = load(model_path, model_cfg)
+    model, tokenizer = load(model_path, model_cfg, train)
     trainer = SFTTrainer(
         model=model,
         args=sft_config(out_dir, s, train),
