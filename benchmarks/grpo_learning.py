@@ -274,6 +274,10 @@ def run_arm_in_process(threads: int, *args) -> dict:
 
     setup_logging()
     torch.set_num_threads(threads)
+    # a one-process world the parent exported (its SFT) is inherited: each arm makes its own,
+    # on its own port (cogevol.train.distributed.single_process_world)
+    for var in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+        os.environ.pop(var, None)
     return run_arm(*args)
 
 

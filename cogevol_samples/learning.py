@@ -207,3 +207,46 @@ def steps_to(values: list[float | None], threshold: float, width: int) -> int | 
         if v is not None and i + 1 >= width and v >= threshold:
             return i + 1
     return None
+
+
+def summary(rows: list[dict], keys: tuple[str, ...] = ("reward", "gate_pass", "valid")) -> dict:
+    """Each key's mean over answer rows (dicts with `id`, the request, and the keys) with a
+    bootstrap 95% CI that resamples requests: a request's answers (one greedy, or several sampled)
+    count as its mean, so the CI says how the figure would move on other requests like these,
+    and several samples of one request do not pass for independent evidence."""
+    out: dict = {"answers": len(rows), "requests": len({r["id"] for r in rows})}
+    for key in keys:
+        means = list(_per_request(rows, key).values())
+        out[key] = round(float(np.mean(means)), 4)
+        ci = bootstrap_ci(means)
+        out[f"{key}_ci"] = [round(ci[0], 4), round(ci[1], 4)] if ci else None
+    return out
+
+
+def _per_request(rows: list[dict], key: str) -> dict:
+    d: dict = {}
+    for r in rows:
+        d.setdefault(r["id"], []).append(r[key])
+    return {k: float(np.mean(v)) for k, v in d.items()}
+
+
+def paired_diff(
+    a: list[dict], b: list[dict], key: str, resamples: int = RESAMPLES, seed: int = 0
+) -> dict:
+    """Mean over the requests both systems answered of (a's mean - b's mean) on `key`, with a
+    bootstrap 95% CI over requests. On the same held-out requests this is more sensitive than
+    comparing two CIs: how hard each request is cancels out."""
+    pa, pb = _per_request(a, key), _per_request(b, key)
+    ids = sorted(set(pa) & set(pb))
+    if not ids:
+        raise ValueError("paired_diff: no request answered by both systems")
+    diff = np.array([pa[i] - pb[i] for i in ids])
+    rng = np.random.default_rng(seed)
+    means = diff[rng.integers(0, len(diff), size=(resamples, len(diff)))].mean(axis=1)
+    lo, hi = np.percentile(means, [2.5, 97.5])
+    return {
+        "requests": len(ids),
+        "diff": round(float(diff.mean()), 4),
+        "ci": [round(float(lo), 4), round(float(hi), 4)],
+        "above_zero": bool(lo > 0),
+    }

@@ -19,9 +19,11 @@ from cogevol_samples.learning import (
     balanced_mean,
     bootstrap_ci,
     first_last,
+    paired_diff,
     per_pass,
     per_step,
     rolling,
+    summary,
     with_spread,
 )
 from tests.conftest import REPO
@@ -301,3 +303,28 @@ def test_windows_report_the_fulfilment_term_of_the_answers_that_have_it():
     fl = first_last(recs, resamples=50)
     assert fl["first"]["fulfilment"] == pytest.approx(0.5) and fl["last"]["fulfilment"] == 0.0
     assert fl["fulfilment_change"] == pytest.approx(-0.5)
+
+
+def test_summary_resamples_requests_not_answers():
+    rows = [{"id": "a", "reward": 1.0, "gate_pass": 1.0, "valid": 1.0}] * 9 + [
+        {"id": "b", "reward": 0.0, "gate_pass": 0.0, "valid": 1.0}
+    ]
+    s = summary(rows)
+    assert s["answers"] == 10 and s["requests"] == 2
+    assert s["reward"] == 0.5  # each request weighs the same, however many answers it has
+    # two requests: the CI spans them both (nine answers of one request are not nine requests)
+    assert s["reward_ci"] == [0.0, 1.0] and s["valid_ci"] == [1.0, 1.0]
+
+
+def test_paired_diff_cancels_how_hard_each_request_is():
+    hard = [{"id": f"r{i}", "reward": 0.1 * i} for i in range(10)]
+    better = [{"id": f"r{i}", "reward": 0.1 * i + 0.05} for i in range(10)]
+    d = paired_diff(better, hard, "reward")
+    assert d["requests"] == 10 and d["diff"] == 0.05 and d["above_zero"]
+    assert d["ci"][0] == pytest.approx(0.05) and d["ci"][1] == pytest.approx(0.05)
+    # unpaired, the two sets' CIs overlap completely
+    assert summary(better, ("reward",))["reward_ci"][0] < summary(hard, ("reward",))["reward_ci"][1]
+    mixed = [{"id": f"r{i}", "reward": 0.1 * i + (0.05 if i % 2 else -0.05)} for i in range(10)]
+    assert not paired_diff(mixed, hard, "reward")["above_zero"]
+    with pytest.raises(ValueError, match="no request"):
+        paired_diff(hard, [{"id": "other", "reward": 1.0}], "reward")
