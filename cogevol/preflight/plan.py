@@ -227,6 +227,39 @@ def _over(
     )
 
 
+def _rank(
+    out: Plan,
+    name: str,
+    est: Estimate,
+    usable: float,
+    zero: Zero,
+    world: int,
+    *,
+    checkpointing: bool,
+    micro_batch: int = 1,
+) -> None:
+    """Record a training rank's memory with its margin; refuse it when it does not fit."""
+    gpu = out.hardware.gpu_memory_gib
+    out.memory[name] = {
+        **est.to_dict(),
+        "gpu_gib": round(gpu),
+        "margin_gib": round(usable - est.total, 1),
+    }
+    if est.total > usable:
+        out.problems.append(
+            _over(
+                name,
+                est,
+                usable,
+                gpu,
+                zero,
+                world,
+                checkpointing=checkpointing,
+                micro_batch=micro_batch,
+            )
+        )
+
+
 def plan(
     params: dict,
     hardware: env.Hardware,
@@ -318,23 +351,7 @@ def plan(
                 logit_tokens=tok,
                 checkpointing=ckpt,
             )
-            out.memory["sft rank"] = {
-                **est.to_dict(),
-                "gpu_gib": round(hardware.gpu_memory_gib),
-                "margin_gib": round(usable - est.total, 1),
-            }
-            if est.total > usable:
-                problems.append(
-                    _over(
-                        "sft rank",
-                        est,
-                        usable,
-                        hardware.gpu_memory_gib,
-                        zero,
-                        world,
-                        checkpointing=ckpt,
-                    )
-                )
+            _rank(out, "sft rank", est, usable, zero, world, checkpointing=ckpt)
         if {"grpo_slide", "grpo_html"} & set(stages):
             b = out.grpo.get("per_device_batch_size") or 1
             comp = int(g.get("max_completion_length", 640))
@@ -370,24 +387,7 @@ def plan(
                 colocated_vllm_gib=vllm_gib,
                 vllm_sleeps=bool(colocate and g.get("vllm_enable_sleep_mode")),
             )
-            out.memory["grpo rank"] = {
-                **est.to_dict(),
-                "gpu_gib": round(hardware.gpu_memory_gib),
-                "margin_gib": round(usable - est.total, 1),
-            }
-            if est.total > usable:
-                problems.append(
-                    _over(
-                        "grpo rank",
-                        est,
-                        usable,
-                        hardware.gpu_memory_gib,
-                        zero,
-                        world,
-                        checkpointing=ckpt,
-                        micro_batch=b,
-                    )
-                )
+            _rank(out, "grpo rank", est, usable, zero, world, checkpointing=ckpt, micro_batch=b)
             if colocate:
                 fit = server_fit(
                     str(model.get("base")),

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from transformers import TrainerControl, TrainerState
 
-from cogevol.config import merge_profile, profile_leaves
+from cogevol.config import merge_profile, profile_leaves, profile_overlays
 from cogevol.scoring.base import ScorersBase
 from cogevol.scoring.types import Score
 from cogevol.train.callbacks import TimeBudgetCallback
@@ -70,20 +70,23 @@ def test_merge_profile_refuses_keys_params_does_not_have():
         merge_profile(PARAMS, {"nope": 1})
 
 
-@pytest.mark.parametrize("profile", ["cpu-small", "gpu"])
+@pytest.mark.parametrize("profile", ["cpu-small", "gpu", "gpu-1x80", "gpu-1x24"])
 def test_profiles_merge_exactly_as_apply_py_overrides_them(profile):
-    overlay = yaml.safe_load((REPO / "infra" / "profiles" / f"{profile}.yaml").read_text())
-    merged = merge_profile(PARAMS, overlay)
-    ovs = apply_module().overrides(overlay, PARAMS)  # apply.py keeps working, on the same keys
-    set_here = dict(profile_leaves(PARAMS, overlay))  # free-form maps (extra_body) set whole
+    overlays = profile_overlays(profile)  # a profile that extends another: the parent's first
+    merged, set_here = PARAMS, {}
+    for overlay in overlays:
+        merged = merge_profile(merged, overlay)
+        set_here.update(profile_leaves(PARAMS, overlay))  # free-form maps (extra_body) set whole
+    ovs = apply_module().overrides(overlays, PARAMS)  # apply.py keeps working, on the same keys
     assert sorted(o.split("=", 1)[0] for o in ovs) == sorted(set_here)
     for key, value in set_here.items():
         node = merged
         for part in key.split("."):
             node = node[part]
         assert node == value
+    named = {o for overlay in overlays for o in leaves(overlay)}
     changed = {k for k, v in leaves(merged).items() if leaves(PARAMS).get(k, object()) != v}
-    assert changed <= {k for k in leaves(merged) if any(k == o or k.startswith(o + ".") for o in leaves(overlay))}
+    assert changed <= {k for k in leaves(merged) if any(k == o or k.startswith(o + ".") for o in named)}
 
 
 def test_cpu_small_profile_builds_valid_training_configs():
