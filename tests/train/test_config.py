@@ -48,3 +48,21 @@ def test_reward_workers_are_per_node_and_shared_by_its_ranks(monkeypatch):
     assert workers_per_rank(6) == 6
     monkeypatch.setenv("LOCAL_WORLD_SIZE", "7")
     assert workers_per_rank(6) == 1 and workers_per_rank(14) == 2
+
+
+def test_reward_workers_are_shared_under_the_deepspeed_launcher_too(monkeypatch):
+    """The deepspeed launcher exports LOCAL_SIZE, not torchrun's LOCAL_WORLD_SIZE: without it
+    each of 7 ranks would open all 6 workers (42 pages, 84 renderers on one node)."""
+    from cogevol.train.grpo_stage import workers_per_rank
+
+    monkeypatch.delenv("LOCAL_WORLD_SIZE", raising=False)
+    monkeypatch.setenv("LOCAL_SIZE", "7")
+    assert workers_per_rank(6) == 1 and workers_per_rank(14) == 2
+
+
+def test_colocated_vllm_context_and_sleep_mode_reach_trl(tmp_path):
+    from cogevol.train.grpo import grpo_config
+
+    g = from_dict(GRPOSettings, {"vllm_max_model_length": 18432, "vllm_enable_sleep_mode": True})
+    cfg = grpo_config(tmp_path, g, from_dict(TrainConfig, {"deepspeed": None}))
+    assert cfg.vllm_max_model_length == 18432 and cfg.vllm_enable_sleep_mode is True
