@@ -44,9 +44,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-import yaml
 
-from cogevol.config import load_params, merge_profile, profile_path
+from cogevol.config import load_params, merge_profile, profile_overlays, profile_path
 from cogevol_samples.learning import (
     balanced_mean,
     bootstrap_ci,
@@ -73,7 +72,8 @@ def benchmark_params(params_path: str | Path, profiles: list[str]) -> dict:
     """params.yaml with each overlay merged in turn (a later one wins: a profile, then a tweak)."""
     params = load_params(params_path)
     for profile in profiles:
-        params = merge_profile(params, yaml.safe_load(profile_path(profile).read_text(encoding="utf-8")) or {})
+        for overlay in profile_overlays(profile):  # a profile that `extends` another: its parent first
+            params = merge_profile(params, overlay)
     return params
 
 
