@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.grpo_learning import (  # noqa: E402
     PARAMS_SHOWN,
     benchmark_params,
+    experiment_id,
     fmt,
     machine,
     run_arm,
@@ -56,7 +57,6 @@ from benchmarks.grpo_learning import (  # noqa: E402
 from cogevol_samples.learning import apart, paired_diff, summary  # noqa: E402
 from cogevol_samples.request_families import build  # noqa: E402
 
-EXPERIMENT = "cogevol-benchmarks"
 SYSTEMS = ("base", "sft", "grpo", "control")
 log = logging.getLogger("grpo_carryover")
 
@@ -258,12 +258,7 @@ def log_mlflow(res: dict, files: list[Path]) -> str | None:
     try:
         mlflow.set_tracking_uri(uri)
         client = mlflow.MlflowClient()
-        exp = client.get_experiment_by_name(EXPERIMENT)
-        if exp is None:
-            art = (Path(uri[len("sqlite:///"):]).parent / "artifacts").resolve().as_uri() if uri.startswith("sqlite:///") else None
-            exp_id = client.create_experiment(EXPERIMENT, artifact_location=art)
-        else:
-            exp_id = exp.experiment_id
+        exp_id = experiment_id(client, uri)
         with mlflow.start_run(experiment_id=exp_id, run_name=f"grpo_carryover-{time.strftime('%Y%m%d-%H%M%S')}") as run:
             mlflow.log_params({k: str(v)[:500] for k, v in flatten({"params": res["params"], "args": res["args"]}).items()})
             ts = int(time.time() * 1000)

@@ -417,6 +417,16 @@ def markdown(res: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def experiment_id(client, uri: str) -> str:
+    """The cogevol-benchmarks experiment, made on first use with its artifacts next to the
+    database (as cogevol.tracking places the pipeline's)."""
+    exp = client.get_experiment_by_name(EXPERIMENT)
+    if exp is not None:
+        return exp.experiment_id
+    art = (Path(uri[len("sqlite:///"):]).parent / "artifacts").resolve().as_uri() if uri.startswith("sqlite:///") else None
+    return client.create_experiment(EXPERIMENT, artifact_location=art)
+
+
 def log_mlflow(res: dict, out: Path, fig_path: Path) -> str | None:
     """One run in experiment cogevol-benchmarks: params, per-step curves per arm, summary, artifacts."""
     import mlflow
@@ -428,12 +438,7 @@ def log_mlflow(res: dict, out: Path, fig_path: Path) -> str | None:
     try:
         mlflow.set_tracking_uri(uri)
         client = mlflow.MlflowClient()
-        exp = client.get_experiment_by_name(EXPERIMENT)
-        if exp is None:  # artifacts next to the database, like cogevol.tracking's experiment
-            art = (Path(uri[len("sqlite:///"):]).parent / "artifacts").resolve().as_uri() if uri.startswith("sqlite:///") else None
-            exp_id = client.create_experiment(EXPERIMENT, artifact_location=art)
-        else:
-            exp_id = exp.experiment_id
+        exp_id = experiment_id(client, uri)
         with mlflow.start_run(experiment_id=exp_id, run_name=f"grpo_learning-{time.strftime('%Y%m%d-%H%M%S')}") as run:
             mlflow.log_params({k: str(v)[:500] for k, v in flatten(res["params"]).items()})
             ts = int(time.time() * 1000)

@@ -79,7 +79,7 @@ def _page(lang: str, title: str, body: str, script: str) -> str:
     )
 
 
-def _fill(family: str, rng: random.Random, lang: str) -> tuple[dict, dict]:
+def _fill(family: str, topic_key: str, rng: random.Random, lang: str) -> tuple[dict, dict]:
     """The template's slots (what the request says) and what the page needs beyond them."""
     ui = UI[lang]
     if family == "counter":
@@ -95,7 +95,13 @@ def _fill(family: str, rng: random.Random, lang: str) -> tuple[dict, dict]:
         return {"n": n, "check": ui["check"]}, {
             "pairs": [(rng.randint(2, 12), rng.randint(1, 9)) for _ in range(n)]
         }
-    return {"bars": ui["bars"], "line": ui["line"]}, {}
+    labels = CHART_LABELS[topic_key]
+    values = [rng.randint(2, 30) for _ in labels]
+    data = ", ".join(f"{k} {v}" for k, v in zip(labels, values))
+    return {"bars": ui["bars"], "line": ui["line"], "data": data}, {
+        "labels": labels,
+        "values": values,
+    }
 
 
 def reference_page(
@@ -154,12 +160,7 @@ def reference_page(
 
 def instantiate(family: str, topic_key: str, lang: str, index: int, rng: random.Random) -> Request:
     topic = dict(TOPICS[family])[topic_key][lang]
-    slots, extra = _fill(family, rng, lang)
-    if family == "chart":
-        labels = CHART_LABELS[topic_key]
-        values = [rng.randint(2, 30) for _ in labels]
-        extra = {"labels": labels, "values": values}
-        slots["data"] = ", ".join(f"{k} {v}" for k, v in zip(labels, values))
+    slots, extra = _fill(family, topic_key, rng, lang)
     prompt = TEMPLATES[family][lang][index].format(topic=topic, **slots)
     t, w = topic_split(family, topic_key), template_split(family, lang, index)
     split = t if t == w else "mixed"
