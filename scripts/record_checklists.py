@@ -1,9 +1,10 @@
 #!/usr/bin/env python
 """Plan checklists on a live planner endpoint and write them as a replay file (issue 23).
 
-The embedded default plans from data/checklists/replay.jsonl (the planner LLM's frozen replies,
-checklist.backend: replay). To extend it to other prompts, or to freeze a GPU-profile planner's
-plans so that a CPU run replays them, point `checklist` at the endpoint and record:
+The embedded default plans from data/checklists/replay.jsonl (checklist.backend: replay), whose
+125 replies were written by hand to the planner's prompt (author "hand"). To extend it to other
+prompts, or to freeze a GPU-profile planner's plans so that a CPU run replays them (author: the
+model), point `checklist` at the endpoint and record:
 
     python scripts/record_checklists.py --prompts data/curated/prompts/prompts.jsonl \\
         --out data/checklists/replay.jsonl -S base_url=http://127.0.0.1:8001/v1 -S model=Qwen/Qwen3-32B
@@ -58,7 +59,7 @@ def main() -> int:
     items = list(dict.fromkeys(items))
     plans, stats = plan_checklists(cfg, items)
     lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines() if x.strip()] if out.exists() else []
-    lines += [replay_line(q, m, p) for (q, m), p in zip(items, plans) if p.source == "llm"]
+    lines += [replay_line(q, m, p, cfg.model) for (q, m), p in zip(items, plans) if p.source == "llm"]
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in sorted(lines, key=lambda x: x["key"])), encoding="utf-8")
     print(json.dumps({"planned": len(items), **stats, "replay_lines": len(lines)}), file=sys.stderr)

@@ -11,7 +11,7 @@ reward takes `fulfilment`, the share of all its checks missed.
 
 The format (JSON, version 1; docs/checklist.md):
 
-    {"version": 1, "source": "rules" | "llm", "language": "en",
+    {"version": 1, "source": "rules" | "llm" | "hand", "language": "en",
      "checks": [{"check": "language", "value": "en", "weight": 1.0, "cue": "..."},
                 {"check": "control", "value": "range", "weight": 1.0, "cue": "slider"},
                 {"check": "label", "value": "Reset", ...},

@@ -61,7 +61,7 @@ class Check:
 @dataclass(frozen=True)
 class Checklist:
     checks: tuple[Check, ...] = ()
-    source: str = "rules"  # the planner that wrote it: rules | llm
+    source: str = "rules"  # who planned it: rules | llm | hand (a hand-written replay line)
     language: str = ""
     note: str = ""  # why it was not planned the configured way (a fallback to the rules), else ""
 

@@ -211,8 +211,9 @@ def _flow(c: dict, value: str, where: str, cue: str) -> Check:
     return Check("flow", value, cue=cue or value, steps=tuple(steps), expect=tuple(expect))
 
 
-def parse_plan(reply: str, modality: str, request: str = "") -> Checklist:
-    """The checklist an LLM reply describes, validated strictly (ValueError says what is wrong).
+def parse_plan(reply: str, modality: str, request: str = "", source: str = "llm") -> Checklist:
+    """The checklist a planner's reply describes, validated strictly (ValueError says what is
+    wrong); `source` says who wrote the reply (`llm`, or `hand` for a replay line a person wrote).
 
     Weights and must-have flags follow the rules planner's conventions: every check weighs 1,
     the mentions share a weight of 2, the mentions are the must-haves (the language is priced,
@@ -314,7 +315,7 @@ def parse_plan(reply: str, modality: str, request: str = "") -> Checklist:
             else c
         )
     assert all(c.check in CHECKS for c in out)
-    return Checklist(tuple(out), "llm", lang)
+    return Checklist(tuple(out), source, lang)
 
 
 @dataclass(kw_only=True)
@@ -358,10 +359,10 @@ def _plain(x):
     return dict(x) if isinstance(x, dict) else x
 
 
-def replay_line(request: str, modality: str, plan: Checklist) -> dict:
-    """A replay file's line for `plan` (an LLM's plan): the reply it parses from, in the reply's
-    form (the language and the checks with their aliases and flow scripts, without the weights
-    and flags the format sets)."""
+def replay_line(request: str, modality: str, plan: Checklist, author: str) -> dict:
+    """A replay file's line for `plan`: the reply it parses from, in the reply's form (the
+    language and the checks with their aliases and flow scripts, without the weights and flags
+    the format sets), and its `author` (the planner model, or `hand`)."""
     checks = [
         {
             k: list(map(_plain, v)) if isinstance(v, tuple) else v
@@ -385,14 +386,17 @@ def replay_line(request: str, modality: str, plan: Checklist) -> dict:
         "modality": modality,
         "request": request,
         "reply": reply,
+        "author": author,
     }
 
 
-def read_replay(path: str | Path) -> dict[str, str]:
-    """plan_key -> the LLM's reply, from a JSONL file of {"key", "modality", "request", "reply"}
-    (a malformed line is skipped with a warning; the key is recomputed from modality and request
-    when the line has both, so an edited request cannot keep a stale key)."""
-    out: dict[str, str] = {}
+def read_replay(path: str | Path) -> dict[str, tuple[str, str]]:
+    """plan_key -> (the reply, who wrote it), from a JSONL file of {"key", "modality", "request",
+    "reply", "author"}. `author` is `hand` for a reply a person wrote to the planner's prompt
+    (the plan's source is then `hand`, never `llm`), else the planner model that answered. A
+    malformed line is skipped with a warning; the key is recomputed from modality and request
+    when the line has both, so an edited request cannot keep a stale key."""
+    out: dict[str, tuple[str, str]] = {}
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"checklist replay file {p} not found (checklist.replay_path)")
@@ -402,10 +406,10 @@ def read_replay(path: str | Path) -> dict[str, str]:
         try:
             r = json.loads(line)
             key = plan_key(r["request"], r["modality"]) if "request" in r else r["key"]
+            reply = r["reply"]
             out[key] = (
-                r["reply"]
-                if isinstance(r["reply"], str)
-                else json.dumps(r["reply"], ensure_ascii=False)
+                reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False),
+                "hand" if r.get("author") == "hand" else "llm",
             )
         except (json.JSONDecodeError, KeyError, TypeError) as e:
             log.warning("%s:%d: skipped a malformed replay line (%s)", p, n, e)
@@ -417,16 +421,16 @@ def stored_plan(cfg: PlannerConfig, request: str, modality: str) -> Checklist | 
     None: the rules plan it (`cogevol probe --request` without --checklist)."""
     if cfg.backend != "replay" or not Path(cfg.replay_path).exists():
         return None
-    reply = read_replay(cfg.replay_path).get(plan_key(request, modality))
+    hit = read_replay(cfg.replay_path).get(plan_key(request, modality))
     try:
-        return parse_plan(reply, modality, request) if reply is not None else None
+        return parse_plan(hit[0], modality, request, hit[1]) if hit is not None else None
     except ValueError:
         return None
 
 
 class ChecklistPlanner:
-    """Plans checklists on one backend; `stats` counts how each was planned (llm / rules, and
-    each fallback's reason)."""
+    """Plans checklists on one backend; `stats` counts how each was planned (llm, hand for a
+    hand-written replay line, rules, and each fallback's reason)."""
 
     def __init__(self, cfg: PlannerConfig, transport=None):
         self.cfg = cfg
@@ -450,14 +454,14 @@ class ChecklistPlanner:
             self.stats["rules"] += 1
             return plan_rules(request, modality)
         if self._replay is not None:
-            reply = self._replay.get(plan_key(request, modality))
-            if reply is None:
+            hit = self._replay.get(plan_key(request, modality))
+            if hit is None:
                 return self._fallback(request, modality, NOT_IN_REPLAY)
             try:
-                plan = parse_plan(reply, modality, request)
+                plan = parse_plan(hit[0], modality, request, hit[1])
             except ValueError as e:
                 return self._fallback(request, modality, f"replay reply rejected: {e}")
-            self.stats["llm"] += 1
+            self.stats[plan.source] += 1
             return plan
         return await self._ask(request, modality)
 

@@ -148,10 +148,24 @@ def test_the_committed_replay_validates_and_round_trips():
     lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     assert len(read_replay(path)) == len(lines) >= 100
     for r in lines:
-        plan = parse_plan(r["reply"], r["modality"])
+        plan = parse_plan(r["reply"], r["modality"], source=r["author"])
         assert r["key"] == plan_key(r["request"], r["modality"])
-        again = replay_line(r["request"], r["modality"], plan)
-        assert parse_plan(again["reply"], r["modality"]) == plan
+        again = replay_line(r["request"], r["modality"], plan, r["author"])
+        assert parse_plan(again["reply"], r["modality"], source=again["author"]) == plan
+
+
+def test_hand_written_replay_lines_are_labelled_hand_never_llm(tmp_path):
+    """The committed replay was written by people: its plans say `hand`, and are counted so."""
+    from tests.conftest import REPO
+
+    committed = [json.loads(x) for x in (REPO / "data" / "checklists" / "replay.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+    assert {r["author"] for r in committed} == {"hand"}
+    other = "Make a quiz about planets with 5 questions."
+    path = _replay(tmp_path, [{"modality": "html", "request": FR, "reply": GOOD, "author": "hand"},
+                              {"modality": "html", "request": other, "reply": GOOD, "author": "Qwen/Qwen3-32B"}])
+    plans, stats = plan_checklists(PlannerConfig(backend="replay", replay_path=path), [(FR, "html"), (other, "html")])
+    assert [p.source for p in plans] == ["hand", "llm"] and stats == {"hand": 1, "llm": 1}
+    assert plans[0].to_json()["source"] == "hand"
 
 
 def test_a_reply_may_name_a_things_aliases_and_what_the_code_must_use():
@@ -193,5 +207,6 @@ def test_a_replay_line_keeps_aliases_and_flow_scripts():
                                                          {"do": "click", "label": "add", "or_key": "Enter"}],
          "expect": [{"appears": "Milk 42"}]}]}
     plan = parse_plan(json.dumps(reply, ensure_ascii=False), "html")
-    line = replay_line("A notes app", "html", plan)
+    line = replay_line("A notes app", "html", plan, "Qwen/Qwen3-32B")
+    assert line["author"] == "Qwen/Qwen3-32B"
     assert parse_plan(line["reply"], "html") == plan
