@@ -45,6 +45,31 @@ def _cmd_dedup(a: argparse.Namespace) -> int:
     return 0
 
 
+def _add_dedup(sub) -> None:
+    d = sub.add_parser("dedup", help="near-duplicate removal with audit CSVs (Cookie-Bench A.1)")
+    d.add_argument("--input", required=True, help="JSONL (optionally .gz) or CSV with an id column")
+    d.add_argument("--field", required=True, help="text field to deduplicate")
+    d.add_argument("--out", required=True, help="output directory for the CSVs")
+    d.add_argument("--id-field", default="id")
+    _knob_option(d, "--simhash-ngram", int, DedupConfig.simhash_ngram, "dedup.simhash_ngram")
+    _knob_option(
+        d, "--simhash-distance", int, DedupConfig.simhash_max_distance, "dedup.simhash_max_distance"
+    )
+    _knob_option(
+        d, "--tfidf-threshold", float, DedupConfig.tfidf_threshold, "dedup.tfidf_threshold"
+    )
+    d.add_argument(
+        "--no-verify", action="store_true", help="link on similarity alone (Cookie-Bench behaviour)"
+    )
+    d.add_argument(
+        "--survivors",
+        action="store_true",
+        help="also write deduped.jsonl with the surviving records",
+    )
+    _backend_options(d)
+    d.set_defaults(fn=_cmd_dedup)
+
+
 def _cmd_mine(a: argparse.Namespace) -> int:
     from cogevol.traffic.backends import mine
     from cogevol.traffic.readers import InputError
@@ -67,6 +92,22 @@ def _cmd_mine(a: argparse.Namespace) -> int:
     return 0
 
 
+def _add_mine(sub) -> None:
+    m = sub.add_parser("mine", help="parse, validate, scrub and classify production traffic")
+    m.add_argument(
+        "--input",
+        required=True,
+        nargs="+",
+        help="files or directories: .jsonl, .jsonl.gz, .parquet, datasets paths",
+    )
+    m.add_argument("--out", required=True)
+    _knob_option(m, "--regen-threshold", int, MineConfig.regen_threshold, "mine.regen_threshold")
+    _knob_option(m, "--edit-threshold", int, MineConfig.edit_threshold, "mine.edit_threshold")
+    m.add_argument("--keep-off-scope", action="store_true")
+    _backend_options(m)
+    m.set_defaults(fn=_cmd_mine)
+
+
 def _cmd_filter(a: argparse.Namespace) -> int:
     from cogevol import shards
     from cogevol.curate.backends import filter_requests
@@ -82,6 +123,16 @@ def _cmd_filter(a: argparse.Namespace) -> int:
     stats = filter_requests(a.input, a.out, cfg, where=_where(a))
     print(json.dumps(stats.as_metrics(), ensure_ascii=False))
     return 0
+
+
+def _add_filter(sub) -> None:
+    f = sub.add_parser("filter", help="admissibility filter on the seven axes")
+    f.add_argument("--input", required=True, help="JSONL of records with a 'request' field")
+    f.add_argument("--out", required=True)
+    f.add_argument("--params", default=None, help="params.yaml to read the filter group from")
+    f.add_argument("--judge", choices=("rules", "llm"), default=None, help=_knob("filter.backend"))
+    _backend_options(f, legacy=("rules", "llm"))
+    f.set_defaults(fn=_cmd_filter)
 
 
 def _read_files(command: str, paths: list[str]) -> list[tuple[str, str]] | None:
@@ -208,204 +259,7 @@ def _cmd_probe(a: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_slide_score(a: argparse.Namespace) -> int:
-    items = _read_files("slide-score", a.paths)
-    if items is None:
-        return 2
-    params = _with_judge(_all_params(a.params), a.judge_url, a.judge_model)
-    png_dir = Path(a.png_dir) if a.png_dir else None
-    if png_dir:
-        png_dir.mkdir(parents=True, exist_ok=True)
-    slides = dict(params.get("slides") or {}, **({"normalise": True} if a.normalise else {}))
-    params = {**params, "slides": slides}
-
-    def show(path: str, score) -> None:
-        rec = {"path": path, **score.line()}
-        for k, png in enumerate(score.images if png_dir else []):
-            (png_dir / f"{Path(path).stem}.slide{k + 1}.png").write_bytes(png)
-        print(json.dumps(rec, ensure_ascii=False), flush=True)
-
-    _score_files(
-        items,
-        "slide",
-        params,
-        a.request or "",
-        show,
-        1,
-        in_order=True,
-        screenshots=png_dir is not None,
-    )
-    return 0
-
-
-def _cmd_agreement(a: argparse.Namespace) -> int:
-    from cogevol.evaluate.ratings import RatingsError, run_agreement, scatter_figure
-
-    try:
-        params = _all_params(a.params)
-        if a.workers:
-            params = {**params, "probe": {**params.get("probe", {}), "workers": a.workers}}
-        report, scores, points = run_agreement(
-            a.ratings, a.scores, resamples=a.resamples, params=params
-        )
-    except RatingsError as e:
-        print(f"cogevol agreement: {e}", file=sys.stderr)
-        return 2
-    if a.out:
-        from cogevol.evaluate.agreement import Correlation
-
-        out = Path(a.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "agreement.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        for c in report["correlations"]:
-            corr = Correlation.from_record(c)
-            scatter_figure(c["name"], points[c["name"]], corr).savefig(
-                out / f"{c['name']}.png", dpi=110
-            )
-    print(json.dumps(report, ensure_ascii=False))
-    return 0
-
-
-def _cmd_serve(a: argparse.Namespace) -> int:
-    from cogevol.scoring.service import serve
-
-    try:
-        serve(_all_params(a.params), a.host, a.port, a.workers)
-    except (KeyError, ValueError) as e:  # a bad scoring group in params
-        print(f"cogevol serve: {e}", file=sys.stderr)
-        return 2
-    return 0
-
-
-def _cmd_traffic(a: argparse.Namespace) -> int:
-    from cogevol_samples.traffic import write_sample
-
-    print(json.dumps(write_sample(a.out, a.n, a.seed, malformed=not a.clean)))
-    return 0
-
-
-def _knob(key: str) -> str:
-    """An option's help: its params.yaml comment, the one place the knob is explained, and the
-    key it overrides."""
-    from cogevol.config import knob_help
-
-    text = knob_help(key)
-    return f"{text} (default: params.yaml {key})".replace("%", "%%").lstrip()
-
-
-def _knob_option(p: argparse.ArgumentParser, flag: str, kind: type, default, key: str) -> None:
-    """An option that overrides a params.yaml knob, its help read from params.yaml."""
-    p.add_argument(flag, type=kind, default=default, help=_knob(key))
-
-
-def _cmd_classify(a: argparse.Namespace) -> int:
-    """One JSON object per input line, in order; exit 2 when the input cannot be used, or when
-    some of its lines could not (each reported in its place with the reason)."""
-    from dataclasses import replace
-
-    from cogevol.config import from_dict
-    from cogevol.taxonomy.classify import TaxonomyConfig, classify
-    from cogevol.taxonomy.records import InputError, read_items
-
-    try:
-        cfg = from_dict(TaxonomyConfig, _all_params(a.params).get("taxonomy"))
-        if a.classifier:
-            cfg = replace(cfg, backend=a.classifier)
-        items = read_items(a.input, a.field)
-    except (InputError, ValueError, KeyError, TypeError) as e:
-        print(f"cogevol classify: {e}", file=sys.stderr)
-        return 2
-    usable = [it for it in items if it.text]
-    labels, counts = classify([it.text for it in usable], cfg)
-    by_line = {it.line: lab for it, lab in zip(usable, labels)}
-    for it in items:
-        out = (
-            {"id": it.id, **by_line[it.line].to_json()}
-            if it.text
-            else {"id": it.id, "line": it.line, "error": it.error}
-        )
-        print(json.dumps(out, ensure_ascii=False))
-    bad = len(items) - len(usable)
-    print(json.dumps({"classified": len(usable), "unusable": bad, "by": counts}), file=sys.stderr)
-    return 2 if bad else 0
-
-
-def _backend_options(p: argparse.ArgumentParser, legacy: tuple[str, ...] = ()) -> None:
-    """--backend and --ray-address of the curation commands (params.yaml `curation`)."""
-    p.add_argument(
-        "--backend",
-        choices=("local", "ray", *legacy),
-        default=None,
-        help=_knob("curation.backend") + (" (rules|llm: the same as --judge)" if legacy else ""),
-    )
-    p.add_argument("--ray-address", default=None, help=_knob("curation.ray.address"))
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cogevol", description=__doc__.splitlines()[0])
-    p.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING")
-    sub = p.add_subparsers(dest="command", required=True)
-
-    d = sub.add_parser("dedup", help="near-duplicate removal with audit CSVs (Cookie-Bench A.1)")
-    d.add_argument("--input", required=True, help="JSONL (optionally .gz) or CSV with an id column")
-    d.add_argument("--field", required=True, help="text field to deduplicate")
-    d.add_argument("--out", required=True, help="output directory for the CSVs")
-    d.add_argument("--id-field", default="id")
-    _knob_option(d, "--simhash-ngram", int, DedupConfig.simhash_ngram, "dedup.simhash_ngram")
-    _knob_option(
-        d, "--simhash-distance", int, DedupConfig.simhash_max_distance, "dedup.simhash_max_distance"
-    )
-    _knob_option(
-        d, "--tfidf-threshold", float, DedupConfig.tfidf_threshold, "dedup.tfidf_threshold"
-    )
-    d.add_argument(
-        "--no-verify", action="store_true", help="link on similarity alone (Cookie-Bench behaviour)"
-    )
-    d.add_argument(
-        "--survivors",
-        action="store_true",
-        help="also write deduped.jsonl with the surviving records",
-    )
-    _backend_options(d)
-    d.set_defaults(fn=_cmd_dedup)
-
-    m = sub.add_parser("mine", help="parse, validate, scrub and classify production traffic")
-    m.add_argument(
-        "--input",
-        required=True,
-        nargs="+",
-        help="files or directories: .jsonl, .jsonl.gz, .parquet, datasets paths",
-    )
-    m.add_argument("--out", required=True)
-    _knob_option(m, "--regen-threshold", int, MineConfig.regen_threshold, "mine.regen_threshold")
-    _knob_option(m, "--edit-threshold", int, MineConfig.edit_threshold, "mine.edit_threshold")
-    m.add_argument("--keep-off-scope", action="store_true")
-    _backend_options(m)
-    m.set_defaults(fn=_cmd_mine)
-
-    f = sub.add_parser("filter", help="admissibility filter on the seven axes")
-    f.add_argument("--input", required=True, help="JSONL of records with a 'request' field")
-    f.add_argument("--out", required=True)
-    f.add_argument("--params", default=None, help="params.yaml to read the filter group from")
-    f.add_argument("--judge", choices=("rules", "llm"), default=None, help=_knob("filter.backend"))
-    _backend_options(f, legacy=("rules", "llm"))
-    f.set_defaults(fn=_cmd_filter)
-
-    c = sub.add_parser(
-        "classify",
-        help="task type (seed 004's L1/L2/L3), difficulty, amplifiers and language per request",
-    )
-    c.add_argument("--input", required=True, help="JSONL (optionally .gz), one record per line")
-    c.add_argument("--field", required=True, help="the field holding the request")
-    c.add_argument("--params", default=None, help="params.yaml to read the taxonomy group from")
-    c.add_argument(
-        "--classifier",
-        choices=("rules", "replay", "openai"),
-        default=None,
-        help=_knob("taxonomy.backend"),
-    )
-    c.set_defaults(fn=_cmd_classify)
-
+def _add_probe(sub) -> None:
     pr = sub.add_parser(
         "probe", help="run pages in Chromium, drive their controls, print one JSON verdict per page"
     )
@@ -466,6 +320,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pr.set_defaults(fn=_cmd_probe)
 
+
+def _cmd_slide_score(a: argparse.Namespace) -> int:
+    items = _read_files("slide-score", a.paths)
+    if items is None:
+        return 2
+    params = _with_judge(_all_params(a.params), a.judge_url, a.judge_model)
+    png_dir = Path(a.png_dir) if a.png_dir else None
+    if png_dir:
+        png_dir.mkdir(parents=True, exist_ok=True)
+    slides = dict(params.get("slides") or {}, **({"normalise": True} if a.normalise else {}))
+    params = {**params, "slides": slides}
+
+    def show(path: str, score) -> None:
+        rec = {"path": path, **score.line()}
+        for k, png in enumerate(score.images if png_dir else []):
+            (png_dir / f"{Path(path).stem}.slide{k + 1}.png").write_bytes(png)
+        print(json.dumps(rec, ensure_ascii=False), flush=True)
+
+    _score_files(
+        items,
+        "slide",
+        params,
+        a.request or "",
+        show,
+        1,
+        in_order=True,
+        screenshots=png_dir is not None,
+    )
+    return 0
+
+
+def _add_slide_score(sub) -> None:
     ss = sub.add_parser(
         "slide-score",
         help="render slide outputs, score them (rules [+ judge]), print one JSON line each",
@@ -493,6 +379,36 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ss.set_defaults(fn=_cmd_slide_score)
 
+
+def _cmd_agreement(a: argparse.Namespace) -> int:
+    from cogevol.evaluate.ratings import RatingsError, run_agreement, scatter_figure
+
+    try:
+        params = _all_params(a.params)
+        if a.workers:
+            params = {**params, "probe": {**params.get("probe", {}), "workers": a.workers}}
+        report, scores, points = run_agreement(
+            a.ratings, a.scores, resamples=a.resamples, params=params
+        )
+    except RatingsError as e:
+        print(f"cogevol agreement: {e}", file=sys.stderr)
+        return 2
+    if a.out:
+        from cogevol.evaluate.agreement import Correlation
+
+        out = Path(a.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "agreement.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        for c in report["correlations"]:
+            corr = Correlation.from_record(c)
+            scatter_figure(c["name"], points[c["name"]], corr).savefig(
+                out / f"{c['name']}.png", dpi=110
+            )
+    print(json.dumps(report, ensure_ascii=False))
+    return 0
+
+
+def _add_agreement(sub) -> None:
     ag = sub.add_parser(
         "agreement",
         help="Spearman / Kendall of the rewards against human ratings, with bootstrap CIs",
@@ -522,6 +438,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ag.set_defaults(fn=_cmd_agreement)
 
+
+def _cmd_serve(a: argparse.Namespace) -> int:
+    from cogevol.scoring.service import serve
+
+    try:
+        serve(_all_params(a.params), a.host, a.port, a.workers)
+    except (KeyError, ValueError) as e:  # a bad scoring group in params
+        print(f"cogevol serve: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _add_serve(sub) -> None:
     sv = sub.add_parser(
         "serve",
         help="the rewards as an HTTP service: /score, /get_reward (OpenRLHF), /health, /metrics",
@@ -536,6 +465,154 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--workers", type=int, default=None, help=_knob("probe.workers"))
     sv.set_defaults(fn=_cmd_serve)
 
+
+def _cmd_traffic(a: argparse.Namespace) -> int:
+    from cogevol_samples.traffic import write_sample
+
+    print(json.dumps(write_sample(a.out, a.n, a.seed, malformed=not a.clean)))
+    return 0
+
+
+def _add_traffic(sub) -> None:
+    t = sub.add_parser("traffic", help="write the seeded sample of production traffic")
+    t.add_argument("--out", required=True)
+    t.add_argument("--n", type=int, default=3000)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--clean", action="store_true", help="omit the planted malformed lines")
+    t.set_defaults(fn=_cmd_traffic)
+
+
+def _knob(key: str) -> str:
+    """An option's help: its params.yaml comment, the one place the knob is explained, and the
+    key it overrides."""
+    from cogevol.config import knob_help
+
+    text = knob_help(key)
+    return f"{text} (default: params.yaml {key})".replace("%", "%%").lstrip()
+
+
+def _knob_option(p: argparse.ArgumentParser, flag: str, kind: type, default, key: str) -> None:
+    """An option that overrides a params.yaml knob, its help read from params.yaml."""
+    p.add_argument(flag, type=kind, default=default, help=_knob(key))
+
+
+def _cmd_classify(a: argparse.Namespace) -> int:
+    """One JSON object per input line, in order; exit 2 when the input cannot be used, or when
+    some of its lines could not (each reported in its place with the reason)."""
+    from dataclasses import replace
+
+    from cogevol.config import from_dict
+    from cogevol.taxonomy.classify import TaxonomyConfig, classify
+    from cogevol.taxonomy.records import InputError, read_items
+
+    try:
+        cfg = from_dict(TaxonomyConfig, _all_params(a.params).get("taxonomy"))
+        if a.classifier:
+            cfg = replace(cfg, backend=a.classifier)
+        items = read_items(a.input, a.field)
+    except (InputError, ValueError, KeyError, TypeError) as e:
+        print(f"cogevol classify: {e}", file=sys.stderr)
+        return 2
+    usable = [it for it in items if it.text]
+    labels, counts = classify([it.text for it in usable], cfg)
+    by_line = {it.line: lab for it, lab in zip(usable, labels)}
+    for it in items:
+        out = (
+            {"id": it.id, **by_line[it.line].to_json()}
+            if it.text
+            else {"id": it.id, "line": it.line, "error": it.error}
+        )
+        print(json.dumps(out, ensure_ascii=False))
+    bad = len(items) - len(usable)
+    print(json.dumps({"classified": len(usable), "unusable": bad, "by": counts}), file=sys.stderr)
+    return 2 if bad else 0
+
+
+def _add_classify(sub) -> None:
+    c = sub.add_parser(
+        "classify",
+        help="task type (seed 004's L1/L2/L3), difficulty, amplifiers and language per request",
+    )
+    c.add_argument("--input", required=True, help="JSONL (optionally .gz), one record per line")
+    c.add_argument("--field", required=True, help="the field holding the request")
+    c.add_argument("--params", default=None, help="params.yaml to read the taxonomy group from")
+    c.add_argument(
+        "--classifier",
+        choices=("rules", "replay", "openai"),
+        default=None,
+        help=_knob("taxonomy.backend"),
+    )
+    c.set_defaults(fn=_cmd_classify)
+
+
+def _backend_options(p: argparse.ArgumentParser, legacy: tuple[str, ...] = ()) -> None:
+    """--backend and --ray-address of the curation commands (params.yaml `curation`)."""
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray", *legacy),
+        default=None,
+        help=_knob("curation.backend") + (" (rules|llm: the same as --judge)" if legacy else ""),
+    )
+    p.add_argument("--ray-address", default=None, help=_knob("curation.ray.address"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `cogevol` parser: each command's options are added beside its handler (_add_*)."""
+    p = argparse.ArgumentParser(prog="cogevol", description=__doc__.splitlines()[0])
+    p.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING")
+    sub = p.add_subparsers(dest="command", required=True)
+    for add in (
+        _add_dedup,
+        _add_mine,
+        _add_filter,
+        _add_classify,
+        _add_probe,
+        _add_slide_score,
+        _add_agreement,
+        _add_serve,
+        _add_preflight,
+        _add_traffic,
+    ):
+        add(sub)
+    return p
+
+
+def _cmd_preflight(a) -> int:
+    """Exit 0: the run can go as planned; 2: it cannot (every problem printed with its knob)."""
+    import yaml
+
+    from cogevol.config import load_profile, with_overrides
+    from cogevol.preflight import environment as env
+    from cogevol.preflight.plan import plan
+
+    try:
+        params = with_overrides(load_profile(a.profile, a.params), a.overrides)
+    except (OSError, KeyError, ValueError, yaml.YAMLError) as e:
+        print(f"preflight: cannot read the profile {a.profile!r}: {e}", file=sys.stderr)
+        return 2
+    if a.gpus is not None:
+        if a.gpus < 0 or a.nodes < 1 or a.gpu_memory_gb <= 0:
+            print("preflight: --gpus >= 0, --nodes >= 1 and --gpu-memory-gb > 0", file=sys.stderr)
+            return 2
+        hw = env.Hardware(a.gpus, a.nodes, a.gpu_memory_gb, "declared", declared=True)
+    else:
+        hw = env.detect_hardware(a.nodes)
+    try:
+        result = plan(
+            params,
+            hw,
+            check_env=a.check_endpoints or not hw.declared,
+            launch_line=os.environ.get(env.LAUNCH_VAR),
+            tflops=a.gpu_tflops,
+        )
+    except (KeyError, ValueError, TypeError) as e:  # a params value the plan cannot read
+        print(f"preflight: {a.params}: {e!r}", file=sys.stderr)
+        return 2
+    print(json.dumps(result.to_dict(), indent=1) if a.json else result.render())
+    return 0 if result.ok else 2
+
+
+def _add_preflight(sub) -> None:
     pf = sub.add_parser(
         "preflight",
         help="plan a training run on the hardware found or declared: ranks, batch, placement, "
@@ -584,49 +661,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pf.add_argument("--json", action="store_true", help="one JSON object on stdout")
     pf.set_defaults(fn=_cmd_preflight)
-
-    t = sub.add_parser("traffic", help="write the seeded sample of production traffic")
-    t.add_argument("--out", required=True)
-    t.add_argument("--n", type=int, default=3000)
-    t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--clean", action="store_true", help="omit the planted malformed lines")
-    t.set_defaults(fn=_cmd_traffic)
-    return p
-
-
-def _cmd_preflight(a) -> int:
-    """Exit 0: the run can go as planned; 2: it cannot (every problem printed with its knob)."""
-    import yaml
-
-    from cogevol.config import load_profile, with_overrides
-    from cogevol.preflight import environment as env
-    from cogevol.preflight.plan import plan
-
-    try:
-        params = with_overrides(load_profile(a.profile, a.params), a.overrides)
-    except (OSError, KeyError, ValueError, yaml.YAMLError) as e:
-        print(f"preflight: cannot read the profile {a.profile!r}: {e}", file=sys.stderr)
-        return 2
-    if a.gpus is not None:
-        if a.gpus < 0 or a.nodes < 1 or a.gpu_memory_gb <= 0:
-            print("preflight: --gpus >= 0, --nodes >= 1 and --gpu-memory-gb > 0", file=sys.stderr)
-            return 2
-        hw = env.Hardware(a.gpus, a.nodes, a.gpu_memory_gb, "declared", declared=True)
-    else:
-        hw = env.detect_hardware(a.nodes)
-    try:
-        result = plan(
-            params,
-            hw,
-            check_env=a.check_endpoints or not hw.declared,
-            launch_line=os.environ.get(env.LAUNCH_VAR),
-            tflops=a.gpu_tflops,
-        )
-    except (KeyError, ValueError, TypeError) as e:  # a params value the plan cannot read
-        print(f"preflight: {a.params}: {e!r}", file=sys.stderr)
-        return 2
-    print(json.dumps(result.to_dict(), indent=1) if a.json else result.render())
-    return 0 if result.ok else 2
 
 
 def main(argv: list[str] | None = None) -> int:
