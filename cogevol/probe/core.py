@@ -559,7 +559,7 @@ class _Probe:
         aim = await a.call("aim", c.index)
         if (
             not aim["ok"]
-            and aim["reason"].startswith("covered by")
+            and aim.get("why") == "covered"
             and not self.waited
             and not await a.call("idle")
         ):

@@ -284,18 +284,19 @@
       const keys = [...G.keyTargets];
       return { controls: out, now, keyTargets: keys, keyValues: keys.length ? keyValues() : [] };
     },
-    // bring a control into view and hit-test its centre; null when a user could not reach it
+    // bring a control into view and hit-test its centre; when a user could not reach it, `why`
+    // (detached | disabled | off_screen | covered) is the id and `reason` the text for people
     aim(i, fx = 0.5, fy = 0.5) {
-      const el = this.controls[i]; if (!el || !el.isConnected) return { ok: false, reason: 'detached' };
-      if (disabledNow(el)) return { ok: false, reason: 'disabled' };
+      const el = this.controls[i]; if (!el || !el.isConnected) return { ok: false, why: 'detached', reason: 'detached' };
+      if (disabledNow(el)) return { ok: false, why: 'disabled', reason: 'disabled' };
       el.scrollIntoView({ block: 'center', inline: 'center' });
       const r = el.getBoundingClientRect();
       const x = r.left + r.width * fx, y = r.top + r.height * fy;
-      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { ok: false, reason: 'off-screen' };
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { ok: false, why: 'off_screen', reason: 'off-screen' };
       let hit = document.elementFromPoint(x, y);
       while (hit && hit.shadowRoot) { const inner = hit.shadowRoot.elementFromPoint(x, y); if (!inner || inner === hit) break; hit = inner; }
       const reach = hit && (hit === el || el.contains(hit) || (el.shadowRoot && el.shadowRoot.contains(hit)) || (el.tagName === 'LABEL' && hit === el.control) || (hit.tagName === 'LABEL' && hit.control === el));
-      if (!reach) return { ok: false, reason: 'covered by ' + (hit ? hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '') : 'nothing') };
+      if (!reach) return { ok: false, why: 'covered', reason: 'covered by ' + (hit ? hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '') : 'nothing') };
       return { ok: true, x, y, box: [r.left, r.top, r.width, r.height] };
     },
     // whether control j sits beside field i (same form, or within three levels of it): the
