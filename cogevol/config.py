@@ -155,20 +155,26 @@ def load_profile(profile: str | None, params_path: str | Path | None = None) -> 
     return params
 
 
-def check_weights(weights: dict | None, known: dict, where: str) -> dict | None:
+class Weights(dict):
+    """Reward weights that passed `check_weights`: every known term, each a number >= 0. Whoever
+    holds one passes it on; it is never checked again (a scorer per page would otherwise redo
+    the check its loader did)."""
+
+
+def check_weights(weights: dict | None, known: dict, where: str) -> Weights | None:
     """`weights` loaded strictly: every key a known term (a misspelt weight would otherwise drop
     its term from the reward without a word), every weight a number >= 0, and every known term
     present, 0.0 where `weights` leaves it out (it takes no part). None stays None (the
-    defaults)."""
-    if weights is None:
-        return None
+    defaults); checked weights are returned as they are."""
+    if weights is None or isinstance(weights, Weights):
+        return weights
     unknown = sorted(set(weights) - set(known))
     if unknown:
         raise KeyError(f"{where}: unknown term(s) {unknown}; known: {sorted(known)}")
     bad = sorted(k for k, w in weights.items() if not isinstance(w, int | float) or w < 0)
     if bad:
         raise ValueError(f"{where}: weights must be numbers >= 0: {bad}")
-    return {k: float(weights.get(k, 0.0)) for k in known}
+    return Weights({k: float(weights.get(k, 0.0)) for k in known})
 
 
 def from_dict(cls: type[T], data: dict[str, Any] | None) -> T:

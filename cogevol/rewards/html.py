@@ -54,7 +54,7 @@ from cogevol.checklist import (
     request_fit,
     run_checklist,
 )
-from cogevol.config import check_weights
+from cogevol.config import Weights, check_weights
 from cogevol.probe import ProbeConfig, ProbeResult, probe_html
 from cogevol.probe.motion import STILL
 from cogevol.rewards.answer_format import FormatFault, shown_fault
@@ -66,22 +66,24 @@ from cogevol.rewards.verdict import Defects, Verdict, weigh
 
 log = logging.getLogger(__name__)
 
-DEFAULT_WEIGHTS = {
-    "vlm_visual": 0.2,
-    "vlm_content": 0.2,
-    "vlm_pick": 0.3,
-    "interactivity": 0.25,
-    "revealed": 0.25,
-    "viewport_desktop": 0.1,
-    "viewport_tablet": 0.1,
-    "viewport_mobile": 0.1,
-    "blank": 0.15,
-    "filler": 0.15,
-    "console_errors": 0.1,
-    "response": 0.1,
-    "fulfilment": 0.5,
-    "language": 0.35,
-}
+DEFAULT_WEIGHTS = Weights(
+    {
+        "vlm_visual": 0.2,
+        "vlm_content": 0.2,
+        "vlm_pick": 0.3,
+        "interactivity": 0.25,
+        "revealed": 0.25,
+        "viewport_desktop": 0.1,
+        "viewport_tablet": 0.1,
+        "viewport_mobile": 0.1,
+        "blank": 0.15,
+        "filler": 0.15,
+        "console_errors": 0.1,
+        "response": 0.1,
+        "fulfilment": 0.5,
+        "language": 0.35,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -452,7 +454,7 @@ class HtmlScorer:
         self.cfg = (
             replace(cfg, screenshot=True) if judge is not None and not cfg.screenshot else cfg
         )
-        weights = check_weights(weights, DEFAULT_WEIGHTS, "probe.weights")
+        weights = check_weights(weights, DEFAULT_WEIGHTS, "probe.weights") or DEFAULT_WEIGHTS
         self.pool, self.weights, self.terms, self.judge = pool, weights, terms, judge
         self._slots = asyncio.Semaphore(max(1, pages))
 

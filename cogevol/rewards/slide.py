@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from cogevol.browser.pool import BrowserPool
 from cogevol.checklist import PageFacts, checklist_for, fulfilment, run_checklist
-from cogevol.config import check_weights
+from cogevol.config import Weights, check_weights
 from cogevol.rewards.verdict import Defects, Verdict, weigh
 from cogevol.slides.contract import ContractError, parse
 from cogevol.slides.normalise import normalise
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 # vlm and rules: seed 000; fulfilment: the request's checklist
 # vlm_pick: group pick, when a group is scored with it on (cogevol.scoring.group_judging)
-DEFAULT_WEIGHTS = {"vlm": 0.6, "rules": 0.4, "fulfilment": 0.25, "vlm_pick": 0.3}
+DEFAULT_WEIGHTS = Weights({"vlm": 0.6, "rules": 0.4, "fulfilment": 0.25, "vlm_pick": 0.3})
 
 
 @dataclass(kw_only=True)
@@ -65,7 +65,7 @@ def settings(params: dict) -> dict:
     """SlideScorer keyword arguments from the params.yaml `slides` group."""
     return {
         "rules": rule_config(params.get("rules") or {}),
-        "weights": params.get("weights") or dict(DEFAULT_WEIGHTS),
+        "weights": check_weights(params.get("weights"), DEFAULT_WEIGHTS, "slides.weights"),
         "normalise_schema": bool(params.get("normalise", False)),
         "pages": int(params.get("pages", 1)),
     }
@@ -85,9 +85,7 @@ class SlideScorer:
         screenshots: bool = False,
     ):
         self.rules = rules or RuleConfig()
-        self.weights = check_weights(weights, DEFAULT_WEIGHTS, "slides.weights") or dict(
-            DEFAULT_WEIGHTS
-        )
+        self.weights = check_weights(weights, DEFAULT_WEIGHTS, "slides.weights") or DEFAULT_WEIGHTS
         self.judge = judge  # a cogevol.judge.vlm.VisionJudge, or None for rules only
         self.normalise_schema = normalise_schema
         self.screenshots = screenshots or judge is not None

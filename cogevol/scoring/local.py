@@ -20,7 +20,6 @@ from cogevol.probe import ProbeConfig
 from cogevol.rewards.answer_format import answer_fault
 from cogevol.rewards.html import DEFAULT_WEIGHTS as HTML_WEIGHTS
 from cogevol.rewards.html import HtmlScorer, TermSettings, not_a_page
-from cogevol.rewards.slide import DEFAULT_WEIGHTS as SLIDE_WEIGHTS
 from cogevol.rewards.slide import SlideScorer
 from cogevol.rewards.slide import settings as slide_settings
 from cogevol.scoring.base import ScorersBase, in_chunks, split
@@ -59,14 +58,13 @@ class ScoringSettings:
             from cogevol.judge.vlm import from_params
 
             judge = from_params(params["judge"])
-        # a misspelt weight fails at load, not silently at the first page
-        check_weights(probe.get("weights"), HTML_WEIGHTS, "probe.weights")
-        check_weights((params.get("slides") or {}).get("weights"), SLIDE_WEIGHTS, "slides.weights")
+        # weights are checked once, here (slides: in slide_settings): a misspelt weight fails at
+        # load, not silently at the first page, and the scorers take the checked values as is
         return cls(
             workers=workers,
             probe=from_dict(ProbeConfig, probe.get("harness")),
             browser=from_dict(BrowserConfig, probe.get("browser")),
-            weights=probe.get("weights"),
+            weights=check_weights(probe.get("weights"), HTML_WEIGHTS, "probe.weights"),
             terms=from_dict(TermSettings, probe.get("terms")),
             slides=slide_settings(params.get("slides") or {}),
             judge=judge,
