@@ -152,3 +152,45 @@ def test_the_reward_reads_requests_without_the_traffic_miner():
                 seen.add(m)
                 todo += g[m]
         assert not [m for m in seen if m.startswith("cogevol.traffic")], root
+
+
+
+def _load_time_imports(path: Path) -> list[str]:
+    """Modules `path` imports when it loads: module-level imports, not those inside functions
+    or under TYPE_CHECKING."""
+    out: list[str] = []
+
+    def visit(nodes):
+        for node in nodes:
+            if isinstance(node, ast.Import):
+                out.extend(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                out.extend([node.module] + [f"{node.module}.{a.name}" for a in node.names])
+            elif isinstance(node, ast.If) and "TYPE_CHECKING" not in ast.unparse(node.test):
+                visit(node.body + node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    return out
+
+
+def test_the_training_code_imports_without_playwright():
+    """The one-GPU smoke run goes where only torch, transformers, peft and accelerate (plus a
+    wheelhouse) are installed: loading the training stages must not load Chromium's driver.
+    Follows every cogevol module loaded at import time (package __init__ files included)."""
+    todo = ["cogevol.train.sft", "cogevol.train.grpo", "cogevol.train.rewards"]
+    seen: set[str] = set()
+    while todo:
+        m = todo.pop()
+        parts = m.split(".")
+        for k in range(1, len(parts) + 1):  # a module loads its packages first
+            name = ".".join(parts[:k])
+            if name in seen or name not in MODULES:
+                continue
+            seen.add(name)
+            for target in _load_time_imports(MODULES[name]):
+                assert target.split(".")[0] != "playwright", f"{name} loads playwright"
+                if target.startswith("cogevol"):
+                    todo.append(target)
+    assert "cogevol.train.grpo" in seen and "cogevol.scoring.types" in seen

@@ -2,12 +2,37 @@
 
 `open_scorers(params)` is the one factory (cogevol.scoring.backends); `Scorers.from_params` is
 the same function under the name the architecture notes use, attached here so that the
-in-process class does not import the backends that import it."""
+in-process class does not import the backends that import it.
 
-from cogevol.scoring.backends import ScoringConfig, open_scorers
-from cogevol.scoring.local import Scorers, ScoringSettings
+The scorers load on first use (PEP 562): `cogevol.scoring.types`, `.extract` and the other
+light modules import without Chromium's driver, so the training code that only reads
+completions runs where Playwright is not installed (the one-GPU smoke run)."""
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from cogevol.scoring.types import Score, ScoreItem
 
-Scorers.from_params = staticmethod(open_scorers)
+if TYPE_CHECKING:  # what the lazy names load; dag.py's dependency walk follows these too
+    from cogevol.scoring.backends import ScoringConfig, open_scorers
+    from cogevol.scoring.local import Scorers, ScoringSettings
+
+_LAZY = {
+    "ScoringConfig": "backends",
+    "open_scorers": "backends",
+    "Scorers": "local",
+    "ScoringSettings": "local",
+}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'cogevol.scoring' has no attribute {name!r}")
+    value = getattr(import_module(f"cogevol.scoring.{_LAZY[name]}"), name)
+    if name == "Scorers" and not hasattr(value, "from_params"):
+        value.from_params = staticmethod(import_module("cogevol.scoring.backends").open_scorers)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["Score", "ScoreItem", "Scorers", "ScoringConfig", "ScoringSettings", "open_scorers"]
