@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -87,11 +88,13 @@ def run_sft(
     train: TrainConfig,
     model_cfg: ModelConfig,
     run: StageRun | None = None,
+    callbacks: Sequence = (),
 ) -> SFTResult:
     """Train, save the final model and tokenizer to `out_dir` like a hub checkpoint, and
-    summarise the run (loss first/last, tokens, throughput; keys ending in _s are timings)."""
+    summarise the run (loss first/last, tokens, throughput; keys ending in _s are timings).
+    `callbacks` are added to the trainer's own (the smoke run's engine witness)."""
     cb = MetricsCallback(run)
-    trainer = build_trainer(model_path, dataset, out_dir, s, train, model_cfg, [cb])
+    trainer = build_trainer(model_path, dataset, out_dir, s, train, model_cfg, [cb, *callbacks])
     t0 = time.perf_counter()
     out = trainer.train()
     train_s = time.perf_counter() - t0
