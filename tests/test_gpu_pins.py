@@ -5,8 +5,8 @@ transformers wheels (read from their METADATA); a resolver given pins that contr
 settles on some other vLLM, one nobody tried with our transformers."""
 
 import re
-import tomllib
 
+import tomllib
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version

@@ -24,6 +24,7 @@ from cogevol.train.config import TrainConfig
 log = logging.getLogger(__name__)
 
 LAUNCHER_VARS = ("RANK", "WORLD_SIZE")
+ONE_PROCESS_WORLD = "COGEVOL_ONE_PROCESS_WORLD"  # the MASTER_PORT single_process_world exported
 
 
 def free_port() -> int:
@@ -38,17 +39,25 @@ def launched() -> bool:
 
 
 def single_process_world() -> None:
-    """Export a one-process world unless a launcher already did (see module docstring)."""
-    if launched():
+    """Export a one-process world unless a launcher already did (see module docstring). A
+    process that trains twice (the smoke run: SFT, then GRPO) takes a fresh port for the second
+    world when the first one's process group is gone: its port may have been taken since."""
+    # ours: the port we exported is still the one set (a launcher started later sets its own)
+    ours = os.environ.get(ONE_PROCESS_WORLD) == os.environ.get("MASTER_PORT", "-")
+    if launched() and not ours:
         return
+    if ours and torch.distributed.is_available() and torch.distributed.is_initialized():
+        return  # an earlier trainer's world is still up: DeepSpeed reuses it
     _skip_shm_allreduce()
+    port = str(free_port())
     os.environ.update(
         RANK="0",
         LOCAL_RANK="0",
         WORLD_SIZE="1",
         LOCAL_WORLD_SIZE="1",
         MASTER_ADDR="127.0.0.1",
-        MASTER_PORT=str(free_port()),
+        MASTER_PORT=port,
+        **{ONE_PROCESS_WORLD: port},
     )
     log.info("deepspeed: one-process world on 127.0.0.1:%s", os.environ["MASTER_PORT"])
 

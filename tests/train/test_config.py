@@ -1,3 +1,5 @@
+import os
+
 import pytest
 import yaml
 
@@ -66,3 +68,22 @@ def test_colocated_vllm_context_and_sleep_mode_reach_trl(tmp_path):
     g = from_dict(GRPOSettings, {"vllm_max_model_length": 18432, "vllm_enable_sleep_mode": True})
     cfg = grpo_config(tmp_path, g, from_dict(TrainConfig, {"deepspeed": None}))
     assert cfg.vllm_max_model_length == 18432 and cfg.vllm_enable_sleep_mode is True
+
+
+def test_a_second_one_process_world_takes_a_fresh_port_and_a_launchers_world_is_kept(monkeypatch):
+    """SFT then GRPO in one process (the smoke run): the first world's port may be taken by the
+    time the second starts; a launcher started later exports its own port and is left alone."""
+    from cogevol.train import distributed as d
+
+    for var in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", d.ONE_PROCESS_WORLD):
+        monkeypatch.delenv(var, raising=False)
+    ports = iter([40001, 40002])
+    monkeypatch.setattr(d, "free_port", lambda: next(ports))
+    d.single_process_world()
+    assert os.environ["MASTER_PORT"] == "40001" and os.environ["WORLD_SIZE"] == "1"
+    d.single_process_world()  # no process group is up: a new port
+    assert os.environ["MASTER_PORT"] == "40002"
+    monkeypatch.setenv("MASTER_PORT", "29500")  # a launcher's world (torchrun, deepspeed)
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    d.single_process_world()
+    assert os.environ["MASTER_PORT"] == "29500" and os.environ["WORLD_SIZE"] == "2"

@@ -44,7 +44,8 @@ def test_loss_decreases_and_checkpoint_loads_like_a_hub_model(tmp_path, tiny_dir
 
 
 def test_deepspeed_zero2_runs_on_cpu_in_one_process(tmp_path, tiny_dir, sft_data, model_cfg, repo, monkeypatch):
-    for var in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+    for var in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+                "COGEVOL_ONE_PROCESS_WORLD"):
         monkeypatch.delenv(var, raising=False)  # the one-process world is exported here; undone after the test
     s = SFTSettings(epochs=1, max_steps=3, max_length=512, per_device_batch_size=2, learning_rate=3e-3)
     trainer = build_trainer(str(tiny_dir), sft_data, tmp_path, s,
