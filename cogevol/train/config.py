@@ -124,6 +124,7 @@ class GRPOSettings:
     max_steps: int = 4
     learning_rate: float = 1e-6
     lr_scheduler_type: str = "constant"
+    adam_beta1: float = 0.9
     beta: float = 0.001
     epsilon: float = 0.2
     max_grad_norm: float = 1.0
