@@ -1,7 +1,10 @@
 """sft and grpo_html with several ranks on a CPU, through the same $COGEVOL_LAUNCH path a GPU
-node uses (torchrun, gloo), on synthetic inputs in a scratch directory.
+node uses (torchrun or the deepspeed launcher, gloo), on synthetic inputs in a scratch directory.
 
-    python scripts/ranks_cpu.py [--ranks 2] [--workdir DIR] [--keep]
+    python scripts/ranks_cpu.py [--ranks 2] [--launcher torchrun|deepspeed] [--workdir DIR] [--keep]
+
+The two launchers name the node's rank count differently (LOCAL_WORLD_SIZE, LOCAL_SIZE): under
+either, the node's grpo.reward_workers (2 here) are shared by its ranks, one each.
 
 What it shows (and tests/train/test_ranks_cpu.py asserts): every rank scores its own rollouts,
 the metrics are gathered across ranks, and rank 0 alone writes the checkpoint, the DVC metrics
@@ -35,21 +38,27 @@ OVERLAY = {
     "train": {"deepspeed": None, "torch_threads": 1},
     "sft": {"max_steps": 6, "epochs": 1, "max_length": 1024},
     "grpo": {"num_prompts": 4, "requests_per_step": 2, "num_generations": 4, "max_steps": 2,
-             "max_completion_length": 64, "reward_workers": 1, "per_device_batch_size": None},
+             "max_completion_length": 64, "reward_workers": 2, "per_device_batch_size": None},
 }
 
 
-def launch(ranks: int) -> str:
-    return f"torchrun --nproc_per_node {ranks} --no-python" if ranks > 1 else ""
+def launch(ranks: int, launcher: str = "torchrun") -> str:
+    """The COGEVOL_LAUNCH prefix: torchrun exports LOCAL_WORLD_SIZE, the deepspeed launcher
+    LOCAL_SIZE (the GPU profile's launcher; cogevol.train.distributed reads both)."""
+    if ranks == 1:
+        return ""
+    if launcher == "deepspeed":
+        return f"deepspeed --num_gpus {ranks} --no_python --no_local_rank"
+    return f"torchrun --nproc_per_node {ranks} --no-python"
 
 
-def run_stage(work: Path, ranks: int, script: str, args: list[str], env: dict) -> float:
-    cmd = f"{launch(ranks)} {sys.executable} {ROOT / 'stages' / script} " + " ".join(args)
+def run_stage(work: Path, prefix: str, script: str, args: list[str], env: dict) -> float:
+    cmd = f"{prefix} {sys.executable} {ROOT / 'stages' / script} " + " ".join(args)
     t0 = time.perf_counter()
     out = subprocess.run(cmd, shell=True, cwd=work, env=env, capture_output=True, text=True)
     (work / f"{script}.log").write_text(out.stdout + out.stderr)
     if out.returncode:
-        raise SystemExit(f"{script} with {ranks} rank(s) failed ({out.returncode}):\n{out.stderr[-3000:]}")
+        raise SystemExit(f"{script} under {prefix or 'one process'} failed ({out.returncode}):\n{out.stderr[-3000:]}")
     return time.perf_counter() - t0
 
 
@@ -69,25 +78,27 @@ def prepare(work: Path) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ranks", type=int, default=2)
+    ap.add_argument("--launcher", choices=("torchrun", "deepspeed"), default="torchrun")
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
     work = Path(a.workdir or tempfile.mkdtemp(prefix="cogevol-ranks-"))
     work.mkdir(parents=True, exist_ok=True)
     prepare(work)
-    env = dict(os.environ, COGEVOL_PARAMS=str(work / "params.yaml"), COGEVOL_LAUNCH=launch(a.ranks),
+    env = dict(os.environ, COGEVOL_PARAMS=str(work / "params.yaml"), COGEVOL_LAUNCH=launch(a.ranks, a.launcher),
                MLFLOW_TRACKING_URI=f"sqlite:///{work / 'mlflow.db'}", PYTHONPATH=str(ROOT),
                OMP_NUM_THREADS="1",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    prefix = launch(a.ranks, a.launcher)
     times = {
-        "sft": run_stage(work, a.ranks, "sft.py", [
+        "sft": run_stage(work, prefix, "sft.py", [
             "--input data/sft/train data/curated/prompts/prompts.jsonl", "--out models/sft",
             "--metrics metrics/sft.json", "--plot metrics/sft_loss.csv"], env),
-        "grpo_html": run_stage(work, a.ranks, "grpo_html.py", [
+        "grpo_html": run_stage(work, prefix, "grpo_html.py", [
             "--input models/sft data/curated/prompts/prompts.jsonl", "--out models/grpo_html",
             "--metrics metrics/grpo_html.json", "--plot metrics/grpo_html_reward.csv"], env),
     }
-    report = {"ranks": a.ranks, "workdir": str(work), "seconds": {k: round(v, 1) for k, v in times.items()},
+    report = {"ranks": a.ranks, "launcher": a.launcher, "workdir": str(work), "seconds": {k: round(v, 1) for k, v in times.items()},
               "sft": json.loads((work / "metrics/sft.json").read_text()),
               "grpo_html": json.loads((work / "metrics/grpo_html.json").read_text())}
     print(json.dumps(report, indent=1))

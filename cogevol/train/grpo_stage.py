@@ -4,6 +4,7 @@ for the schedules. stages/grpo.py parses arguments and writes the DVC files."""
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 from pathlib import Path
 
@@ -61,9 +62,12 @@ def grpo_stage(
     if scorers is None:
         from cogevol.scoring import open_scorers
 
-        scorers = open_scorers(
-            with_trace(params) if g.atc.enabled else params, workers_per_rank(g.reward_workers)
-        )
+        workers = workers_per_rank(g.reward_workers)
+        log.info(
+            "grpo: rank %s opens %d reward worker(s): grpo.reward_workers %d over %d local rank(s)",
+            os.environ.get("RANK", "0"), workers, g.reward_workers, local_world_size(),
+        )  # fmt: skip
+        scorers = open_scorers(with_trace(params) if g.atc.enabled else params, workers)
     res = run_grpo(str(model_dir), dataset, out_dir, g, train, model_cfg, scorers, run)
     if run is not None:
         keys = ["reward"] + [f"rewards/{m}_reward/mean" for m in modalities]
