@@ -23,7 +23,7 @@ grpo and control side by side), one MLflow run (experiment cogevol-benchmarks: t
 the held-out table, the figure and the gallery), and appends the configuration with its outcome
 to --configs (one JSON line per run: what was tried, and what it gave).
 
-Run (about 80 min on 2 cores: SFT 6, the GRPO arms side by side 37, evaluation 35):
+Run (80-95 min on 2 cores: SFT 6, the GRPO arms side by side 37, evaluation 35-50):
   python benchmarks/grpo_carryover.py
 """
 
