@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from cogevol.checklist import subjects
+import cogevol.checklist.subjects as subjects
 from cogevol.checklist.language import detect_language
 from cogevol.checklist.lexicon import Lexicon, lexicon
 from cogevol.checklist.model import MAX_MENTIONS, Check, Checklist

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cogevol.checklist import subjects
+import cogevol.checklist.subjects as subjects
 from cogevol.checklist.lexicon import lexicon
 from cogevol.checklist.model import Check, Checklist, CheckResult, PageFacts
 from cogevol.checklist.scripts import CJK_RUN, ELISION, ending_added, latin_words, strip_accents
