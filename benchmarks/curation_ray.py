@@ -142,7 +142,7 @@ def run_dedup(inp: Path, out: Path, backend: str, reserve_gb: float, cpus: int =
     with open(log, "w") as lf:
         pin = ["taskset", "-c", cores] if cores else []
         proc = subprocess.Popen([*pin, sys.executable, "-m", "cogevol.cli", "--log-level", "INFO", "dedup", "--input", str(inp),
-                                 "--field", "query", "--out", str(out), "--backend", backend],
+                                 "--field", "query", "--out", str(out), "--engine", backend],
                                 stdout=subprocess.PIPE, stderr=lf, text=True, env=env, cwd=ROOT)
         sampler = Sampler(proc.pid, reserve_gb)
         sampler.start()

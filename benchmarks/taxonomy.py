@@ -1,6 +1,6 @@
 """The task-type classifier on the labelled slice, and its throughput (issue 39, items 2 and 5).
 
-    python benchmarks/taxonomy.py [--slice data/taxonomy/slice_test.jsonl] [--classifier rules]
+    python benchmarks/taxonomy.py [--slice data/taxonomy/slice_test.jsonl] [--source rules]
                                   [--throughput 20000] [--ray] [--out benchmarks/results/taxonomy.json]
 
 Agreement (cogevol.taxonomy.validation): L1, L2, L3, difficulty exact and within one tier, and
@@ -12,7 +12,7 @@ Throughput: the slice's requests repeated to --throughput records and labelled o
 one process (one core; best and median of 3 passes), and with --ray on Ray Data (map_batches over the same records, this
 machine's CPUs). Each record is labelled from scratch (no cache in the offline classifier).
 
---classifier replay|openai takes the `taxonomy` group of params.yaml for the endpoint (the LLM
+--source replay|openai takes the `taxonomy` group of params.yaml for the endpoint (the LLM
 classifier of seed 004 §3.3); seed 004 reports 90.5% L3 agreement for theirs.
 """
 
@@ -88,13 +88,13 @@ def ray_rate(texts: list[str], n: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--slice", nargs="+", default=["data/taxonomy/slice_test.jsonl"])
-    ap.add_argument("--classifier", choices=("rules", "replay", "openai"), default="rules")
+    ap.add_argument("--source", choices=("rules", "replay", "openai"), default="rules")
     ap.add_argument("--throughput", type=int, default=20000, help="records to time (0: skip)")
     ap.add_argument("--ray", action="store_true", help="also time the Ray Data path")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     tax = load()
-    cfg = replace(from_dict(TaxonomyConfig, load_params().get("taxonomy")), backend=a.classifier)
+    cfg = replace(from_dict(TaxonomyConfig, load_params().get("taxonomy")), source=a.source)
     result: dict = {"machine": f"{platform.machine()}, {os.cpu_count()} CPUs"}
     texts: list[str] = []
     for path in a.slice:

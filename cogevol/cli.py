@@ -18,11 +18,11 @@ from cogevol.traffic.mine import MineConfig
 
 
 def _where(a: argparse.Namespace):
-    """Where a curation command runs: --backend / --ray-address over params.yaml `curation`."""
+    """Where a curation command runs: --engine / --ray-address over params.yaml `curation`."""
     from cogevol.curation import CurationConfig
 
     return CurationConfig.from_params(
-        _all_params(getattr(a, "params", None)), a.backend, a.ray_address
+        _all_params(getattr(a, "params", None)), a.engine, a.ray_address
     )
 
 
@@ -66,7 +66,7 @@ def _add_dedup(sub) -> None:
         action="store_true",
         help="also write deduped.jsonl with the surviving records",
     )
-    _backend_options(d)
+    _engine_options(d)
     d.set_defaults(fn=_cmd_dedup)
 
 
@@ -104,7 +104,7 @@ def _add_mine(sub) -> None:
     _knob_option(m, "--regen-threshold", int, MineConfig.regen_threshold, "mine.regen_threshold")
     _knob_option(m, "--edit-threshold", int, MineConfig.edit_threshold, "mine.edit_threshold")
     m.add_argument("--keep-off-scope", action="store_true")
-    _backend_options(m)
+    _engine_options(m)
     m.set_defaults(fn=_cmd_mine)
 
 
@@ -112,11 +112,9 @@ def _cmd_filter(a: argparse.Namespace) -> int:
     from cogevol import shards
     from cogevol.curate.backends import filter_requests
 
-    if a.backend in ("rules", "llm"):  # the judge's old flag: --backend rules|llm
-        a.judge, a.backend = a.backend, None
     cfg = _all_params(a.params).get("filter", {})
-    if a.judge:
-        cfg = {**cfg, "backend": a.judge}
+    if a.method:
+        cfg = {**cfg, "method": a.method}
     if not shards.exists(a.input):
         print(f"cogevol filter: {a.input}: no such file", file=sys.stderr)
         return 2
@@ -130,8 +128,9 @@ def _add_filter(sub) -> None:
     f.add_argument("--input", required=True, help="JSONL of records with a 'request' field")
     f.add_argument("--out", required=True)
     f.add_argument("--params", default=None, help="params.yaml to read the filter group from")
-    f.add_argument("--judge", choices=("rules", "llm"), default=None, help=_knob("filter.backend"))
-    _backend_options(f, legacy=("rules", "llm"))
+    f.add_argument("--method", choices=("rules", "llm"), default=None, help=_knob("filter.method"))
+    _renamed_flag(f, "--judge", "--method")
+    _engine_options(f)
     f.set_defaults(fn=_cmd_filter)
 
 
@@ -507,8 +506,8 @@ def _cmd_classify(a: argparse.Namespace) -> int:
 
     try:
         cfg = from_dict(TaxonomyConfig, _all_params(a.params).get("taxonomy"))
-        if a.classifier:
-            cfg = replace(cfg, backend=a.classifier)
+        if a.source:
+            cfg = replace(cfg, source=a.source)
         items = read_items(a.input, a.field)
     except (InputError, ValueError, KeyError, TypeError) as e:
         print(f"cogevol classify: {e}", file=sys.stderr)
@@ -537,23 +536,32 @@ def _add_classify(sub) -> None:
     c.add_argument("--field", required=True, help="the field holding the request")
     c.add_argument("--params", default=None, help="params.yaml to read the taxonomy group from")
     c.add_argument(
-        "--classifier",
+        "--source",
         choices=("rules", "replay", "openai"),
         default=None,
-        help=_knob("taxonomy.backend"),
+        help=_knob("taxonomy.source"),
     )
+    _renamed_flag(c, "--classifier", "--source")
     c.set_defaults(fn=_cmd_classify)
 
 
-def _backend_options(p: argparse.ArgumentParser, legacy: tuple[str, ...] = ()) -> None:
-    """--backend and --ray-address of the curation commands (params.yaml `curation`)."""
-    p.add_argument(
-        "--backend",
-        choices=("local", "ray", *legacy),
-        default=None,
-        help=_knob("curation.backend") + (" (rules|llm: the same as --judge)" if legacy else ""),
-    )
+def _engine_options(p: argparse.ArgumentParser) -> None:
+    """--engine and --ray-address of the curation commands (params.yaml `curation`)."""
+    engines = ("local", "ray")
+    p.add_argument("--engine", choices=engines, default=None, help=_knob("curation.engine"))
+    _renamed_flag(p, "--backend", "--engine")
     p.add_argument("--ray-address", default=None, help=_knob("curation.ray.address"))
+
+
+def _renamed_flag(p: argparse.ArgumentParser, old: str, new: str) -> None:
+    """`old`, hidden from the help, refused with the flag that replaced it (a script written
+    before the rename fails with the fix, not with argparse's bare 'unrecognized arguments')."""
+
+    class Renamed(argparse.Action):
+        def __call__(self, parser, namespace, values, option_string=None):
+            parser.error(f"{old} is now {new} (the values are the same)")
+
+    p.add_argument(old, action=Renamed, help=argparse.SUPPRESS)
 
 
 def _cmd_smoke(a: argparse.Namespace) -> int:

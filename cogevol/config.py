@@ -10,7 +10,49 @@ from typing import Any, TypeVar
 
 import yaml
 
+from cogevol.errors import CogevolError
+
 T = TypeVar("T")
+
+
+# keys renamed so that one word means one thing ("backend" meant five): old -> new, per group;
+# `teachers[]` / `systems[]` are the items of a list. A params file, a profile or a -S override
+# that still uses an old key is refused with the new one named (check_renamed).
+RENAMED = {
+    "filter.backend": "filter.method",  # rules | llm: how requests are judged
+    "curation.backend": "curation.engine",  # local | ray: what runs mine, dedup and filter
+    "checklist.backend": "checklist.source",  # rules | replay | openai: where plans come from
+    "taxonomy.backend": "taxonomy.source",  # rules | replay | openai: where labels come from
+    "scoring.backend": "scoring.transport",  # local | http | ray: how items reach the scorers
+    "distill.teachers[].backend": "distill.teachers[].source",  # replay | openai
+    "evaluate.systems[].backend": "evaluate.systems[].source",  # local | openai
+}
+
+
+class RenamedKey(CogevolError, KeyError):
+    """A params key that has a new name; the message names it."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+def renamed_message(old: str, new: str) -> str:
+    return f"{old} is now {new}: rename the key (the values are the same)"
+
+
+def check_renamed(params: dict, prefix: str = "") -> None:
+    """Raise RenamedKey when `params` (a whole params file, or one group under `prefix`) uses a
+    key that was renamed."""
+    for key, value in (params or {}).items():
+        dotted = f"{prefix}{key}"
+        if dotted in RENAMED:
+            raise RenamedKey(renamed_message(dotted, RENAMED[dotted]))
+        if isinstance(value, dict):
+            check_renamed(value, f"{dotted}.")
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict):
+                    check_renamed(item, f"{dotted}[].")
 
 
 def load_params(path: str | Path | None = None) -> dict:
@@ -19,7 +61,9 @@ def load_params(path: str | Path | None = None) -> dict:
         raise FileNotFoundError(
             f"{p}: params file not found (run from the repository root or set COGEVOL_PARAMS)"
         )
-    return yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+    params = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+    check_renamed(params)
+    return params
 
 
 def stage_params(stage: str, path: str | Path | None = None) -> dict:
@@ -80,6 +124,8 @@ def profile_leaves(params: dict, overlay: dict, prefix: str = "") -> list[tuple[
     anything else replaces the value (a list, and a dict for a free-form map that params.yaml
     leaves empty, such as extra_body). A key that `params` does not have is refused: a typo must
     not silently add a dead knob. infra/profiles/apply.py turns these into DVC overrides."""
+    if not prefix:
+        check_renamed(overlay or {})
     out = []
     for k, v in (overlay or {}).items():
         key = f"{prefix}{k}"
@@ -179,10 +225,15 @@ def check_weights(weights: dict | None, known: dict, where: str) -> Weights | No
 
 def from_dict(cls: type[T], data: dict[str, Any] | None) -> T:
     """Build dataclass `cls` from a params group, strictly: an unknown key (a typo) raises
-    instead of silently running with a default. Nested dataclass fields accept dicts."""
+    instead of silently running with a default, and a renamed one (RENAMED) names its new key.
+    Nested dataclass fields accept dicts."""
     data = dict(data or {})
     known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(data) - set(known))
+    for key in unknown:
+        for old, new in RENAMED.items():
+            if old.rpartition(".")[2] == key and (field_name := new.rpartition(".")[2]) in known:
+                raise RenamedKey(f"{cls.__name__}: " + renamed_message(key, field_name))
     if unknown:
         raise KeyError(f"{cls.__name__}: unknown key(s) {unknown}; known: {sorted(known)}")
     kwargs = {}

@@ -47,7 +47,7 @@ _SCORING = "metrics/scoring.json  # what decides a score (the `scoring` stage)"
 _CDN = "infra/cdn/lock.json  # the library mirror's pinned versions"
 _CHECKLIST_PARAMS = ("checklist",)
 _SHARDS = "cogevol/shards.py  # a curated output is a file, or a Ray run's directory of parts"
-# where curation runs (params.yaml `curation`: not a param, since every backend writes the same)
+# where curation runs (params.yaml `curation`: not a param, since every engine writes the same)
 _CURATION = (
     "cogevol/curation.py",
     "cogevol/raydata/session.py",
@@ -187,7 +187,7 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/curate",
             "cogevol/parallel.py",
             "cogevol/dedup/verify.py  # the intent-clarity axis reuses its filler-word lists",
-            "cogevol/judge/client.py  # backend: llm (the endpoint schema, the one HTTP client "
+            "cogevol/judge/client.py  # method: llm (the endpoint schema, the one HTTP client "
             "and its cache)",
             "cogevol/judge/aclient.py",
             "cogevol/judge/cache.py",
@@ -199,7 +199,7 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/taxonomy  # each kept prompt's task type, difficulty and language",
             "cogevol/request_lexicon.py",
             "cogevol/request_lexicon.yaml",
-            "data/checklists/replay.jsonl  # checklist.backend: replay",
+            "data/checklists/replay.jsonl  # checklist.source: replay",
             "cogevol/rewards/expects.py",
             "cogevol/rewards/expects_lexicon.yaml",
             *_CURATION,
@@ -352,7 +352,7 @@ STAGES: tuple[Stage, ...] = (
             "cogevol/train/data.py  # reads the reference row",
             "cogevol/train/packaged.py  # @smollm2-135m systems",
             "data/eval",
-            "data/checklists/replay.jsonl  # checklist.backend: replay (each request's checklist)",
+            "data/checklists/replay.jsonl  # checklist.source: replay (each request's checklist)",
             "data/sft  # the reference row",
             "models/sft",
             "models/grpo_slide",
@@ -379,7 +379,7 @@ HEADER = """\
 # Stages run `python stages/<name>.py`; `make repro` puts .venv/bin first on PATH (or activate
 # .venv yourself). Knobs live in params.yaml, one group per stage.
 # The `scoring` group (where the rewards run: local, http, ray) is deliberately not a param of any
-# stage: every backend gives the same verdicts (tests/scoring), so moving scoring reruns nothing.
+# stage: every transport gives the same verdicts (tests/scoring), so moving scoring reruns nothing.
 # What decides a score (probe, slides, judge params; the scoring code; the CDN lock) is declared
 # once, by the `scoring` stage: the stages that score depend on its output, metrics/scoring.json.
 # Groups with operational knobs (workers, concurrency, retries, cache dirs) are listed key by key
@@ -447,9 +447,9 @@ def configs() -> dict[str, type]:
     from cogevol.probe import ProbeConfig
     from cogevol.raydata.session import RayDataConfig
     from cogevol.rewards.html import TermSettings
-    from cogevol.scoring.backends import ScoringConfig
     from cogevol.scoring.ray_backend import RayConfig
     from cogevol.scoring.service import ServeConfig
+    from cogevol.scoring.transports import ScoringConfig
     from cogevol.slides.rules import RuleConfig
     from cogevol.taxonomy.classify import TaxonomyConfig
     from cogevol.traffic.mine import MineConfig

@@ -1,6 +1,6 @@
 """Record files as one file or as a directory of part files, on any filesystem pyarrow reads.
 
-The local curation backend writes one file per output (`requests.jsonl`); the Ray backend writes
+The local curation engine writes one file per output (`requests.jsonl`); the Ray engine writes
 the same name as a directory of parts (`requests.jsonl/part-000000.jsonl`, ...), one per input
 chunk, in input order, the way Spark names its outputs. Reading the parts in name order gives
 the same records in the same order as the single file, so every reader downstream goes through
@@ -189,7 +189,7 @@ def part_name(index: int, like: str, tag: str = "") -> str:
 
 
 def clear(path: str | Path) -> None:
-    """Remove whatever is at `path` (a file from one backend, a part directory from the other)."""
+    """Remove whatever is at `path` (a file from one engine, a part directory from the other)."""
     if not is_uri(path):
         p = Path(path)
         if p.is_dir() and not p.is_symlink():

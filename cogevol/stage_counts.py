@@ -1,7 +1,7 @@
 """A stage's counts (a dataclass of ints, floats, Counters and dicts of counts) added up and sent
-as JSON. Why: the ray backend mines and filters chunk by chunk; each task returns its chunk's
+as JSON. Why: the ray engine mines and filters chunk by chunk; each task returns its chunk's
 counts across the task boundary as JSON and the driver adds them into the stage's totals, which
-must equal the local backend's single pass."""
+must equal the local engine's single pass."""
 
 from __future__ import annotations
 

@@ -113,7 +113,7 @@ class StageRun:
         self._guard(name, lambda: mlflow.log_table(data=columns, artifact_file=name))
 
     def log_artifact(self, path: str | Path, artifact_path: str | None = None) -> None:
-        """A file, or a directory (a Ray backend's part files) under its own name."""
+        """A file, or a directory (a Ray engine's part files) under its own name."""
         import mlflow
 
         if Path(path).is_dir():

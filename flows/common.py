@@ -88,7 +88,7 @@ def dvc_stage(stage: str, repo: str, env: dict[str, str]) -> dict:
 def run_stages(name: str, stages: tuple[str, ...], repo: str = ".", retries: dict[str, int] | None = None,
                track: bool = True, env: dict[str, str] | None = None) -> list[dict]:
     """Run `stages` in order (call from inside a flow); returns per-stage timings. `env` is added
-    to the stages' environment (where curation runs: COGEVOL_CURATION_BACKEND, RAY_ADDRESS)."""
+    to the stages' environment (where curation runs: COGEVOL_CURATION_ENGINE, RAY_ADDRESS)."""
     logger = get_run_logger()
     retries = {**DEFAULT_RETRIES, **(retries or {})}
     extra = dict(env or {})

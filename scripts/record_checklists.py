@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Plan checklists on a live planner endpoint and write them as a replay file (issue 23).
 
-The embedded default plans from data/checklists/replay.jsonl (checklist.backend: replay), whose
+The embedded default plans from data/checklists/replay.jsonl (checklist.source: replay), whose
 125 replies were written by hand to the planner's prompt (author "hand"). To extend it to other
 prompts, or to freeze a GPU-profile planner's plans so that a CPU run replays them (author: the
 model), point `checklist` at the endpoint and record:
@@ -45,7 +45,7 @@ def main() -> int:
     for kv in a.overrides:
         k, _, v = kv.partition("=")
         params[k] = yaml.safe_load(v)
-    cfg = from_dict(PlannerConfig, {**params, "backend": "openai"})
+    cfg = from_dict(PlannerConfig, {**params, "source": "openai"})
     out = Path(a.out)
     have = read_replay(out) if out.exists() else {}
     items = []

@@ -18,7 +18,7 @@ def main() -> None:
     params = dict(params)
     field = params.pop("field", "request")  # which record field holds the text; the rest configures dedup
     where = CurationConfig.from_params(allp)
-    with stage_run("dedup", {**params, "curation_backend": where.backend}) as run:
+    with stage_run("dedup", {**params, "curation_engine": where.engine}) as run:
         summary, sizes = dedup(a.input, field, a.out, from_dict(DedupConfig, params), survivors=True, where=where)
         write_metrics(a.metrics, summary)
         run.log_metrics({k: v for k, v in summary.items() if k != "config"})

@@ -23,7 +23,7 @@ def main() -> None:
     params, allp = start("filter")
     where = CurationConfig.from_params(allp)
     taxonomy = from_dict(TaxonomyConfig, allp.get("taxonomy"))
-    run_params = {**params, "curation_backend": where.backend, "taxonomy_backend": taxonomy.backend}
+    run_params = {**params, "curation_engine": where.engine, "taxonomy_source": taxonomy.source}
     with stage_run("filter", run_params) as run:
         stats = filter_requests(
             a.input, a.out, params, planner_from_params(allp), where=where, taxonomy=taxonomy

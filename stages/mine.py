@@ -18,7 +18,7 @@ def main() -> None:
     a = stage_args(many_inputs=True)
     params, allp = start("mine")
     where = CurationConfig.from_params(allp)
-    with stage_run("mine", {**params, "curation_backend": where.backend}) as run:
+    with stage_run("mine", {**params, "curation_engine": where.engine}) as run:
         stats = mine(a.input, a.out, from_dict(MineConfig, params), root=Path.cwd(), where=where)
         metrics = stats.as_metrics()
         write_metrics(a.metrics, metrics)

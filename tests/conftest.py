@@ -116,7 +116,7 @@ def tracking(tmp_path):
 
 
 class Counting(ScorersBase):
-    """A backend that scores an item by its text and remembers what it was asked."""
+    """A scoring transport that scores an item by its text and remembers what it was asked."""
 
     def __init__(self):
         self.asked: list[ScoreItem] = []
@@ -129,13 +129,13 @@ class Counting(ScorersBase):
 
     async def _stream(self, items):
         self.asked += items
-        for k in reversed(range(len(items))):  # out of order, as real backends finish
+        for k in reversed(range(len(items))):  # out of order, as real transports finish
             yield k, Score(items[k].modality, len(items[k].text) / 10, "pass", items[k].text)
 
 
 @pytest.fixture(scope="session")
 def ray_local():
-    """One local Ray instance (2 CPUs) for every test of the Ray curation backends: they reuse an
+    """One local Ray instance (2 CPUs) for every test of the Ray curation engines: they reuse an
     initialised Ray instead of starting their own (cogevol.raydata.session.ray_data), so the
     8 s start is paid once."""
     import ray
@@ -147,7 +147,7 @@ def ray_local():
         os.environ.setdefault("RAY_AUTH_MODE", "disabled")  # no token file written to ~/.ray
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
                  object_store_memory=512 * 2**20)
-    with ray_data():  # the Data settings the backends run with (tests may call their steps directly)
+    with ray_data():  # the Data settings the engines run with (tests may call their steps directly)
         yield
     if started:
         ray.shutdown()

@@ -64,7 +64,7 @@ def disagreements(path: str, cls) -> list[str]:
 def test_dataclass_defaults_agree_with_params_yaml():
     problems = [msg for path, cls in PAIRS for msg in disagreements(path, cls)]
     teachers = [msg for t in group("distill")["teachers"] for f in fields(TeacherConfig)
-                if f.name in t and f.name not in ("name", "backend") and default(f) is not MISSING
+                if f.name in t and f.name not in ("name", "source") and default(f) is not MISSING
                 and not same(default(f), t[f.name]) for msg in [f"distill.teachers[{t['name']}].{f.name}: "
                                                                 f"{default(f)!r} != {t[f.name]!r}"]]
     assert problems == [], "\n".join(problems)

@@ -1,11 +1,11 @@
 """Record outputs as one file or a directory of parts: every reader gets the same records in the
-same order from either shape, and a backend switch leaves no stale shape behind."""
+same order from either shape, and an engine switch leaves no stale shape behind."""
 
 import orjson
 import pytest
 
 from cogevol import shards
-from cogevol.curation import BACKEND_ENV, CurationConfig
+from cogevol.curation import ENGINE_ENV, CurationConfig
 from cogevol.distill.pipeline import load_prompts
 from cogevol.train.data import read_prompts
 
@@ -55,14 +55,14 @@ def test_clear_removes_either_shape_and_paths_resolve_for_workers(tmp_path, monk
 
 
 def test_where_curation_runs_comes_from_params_flag_or_environment(monkeypatch):
-    monkeypatch.delenv(BACKEND_ENV, raising=False)
-    params = {"curation": {"backend": "local", "ray": {"address": "", "chunk_mb": 4}}}
-    assert CurationConfig.from_params(params).backend == "local"
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    params = {"curation": {"engine": "local", "ray": {"address": "", "chunk_mb": 4}}}
+    assert CurationConfig.from_params(params).engine == "local"
     assert CurationConfig.from_params(params, "ray", "10.0.0.1:6379").ray.address == "10.0.0.1:6379"
-    monkeypatch.setenv(BACKEND_ENV, "ray")
+    monkeypatch.setenv(ENGINE_ENV, "ray")
     c = CurationConfig.from_params(params)
-    assert c.backend == "ray" and c.ray.chunk_mb == 4
-    with pytest.raises(ValueError, match="curation.backend"):
+    assert c.engine == "ray" and c.ray.chunk_mb == 4
+    with pytest.raises(ValueError, match="curation.engine"):
         CurationConfig.from_params(params, "spark")
     with pytest.raises(KeyError, match="chunk_size"):
         CurationConfig.from_params({"curation": {"ray": {"chunk_size": 1}}})

@@ -16,7 +16,7 @@ is sent back with the error (`repair_attempts` times); a reply that still does n
 endpoint that stays unreachable after retries, falls back to the rules, with the reason in the
 checklist's `note`: no prompt loses its checklist, and no fallback is silent.
 
-Backends (params.yaml `checklist.backend`):
+Sources (params.yaml `checklist.source`):
 - `rules`: the rules planner only.
 - `replay`: the LLM's replies read from a JSONL file (data/checklists/replay.jsonl in the
   embedded default, which has no model), through the same validation; a request not in the file
@@ -323,7 +323,7 @@ class PlannerConfig(EndpointConfig):
     """params.yaml `checklist`: which planner writes each prompt's checklist (module docstring),
     and for `openai` the endpoint (the fields of cogevol.judge.client.EndpointConfig)."""
 
-    backend: str = "replay"
+    source: str = "replay"
     replay_path: str = "data/checklists/replay.jsonl"
     base_url: str = "http://127.0.0.1:8001/v1"
     model: str = "Qwen/Qwen3-32B"
@@ -336,9 +336,9 @@ class PlannerConfig(EndpointConfig):
     cache_dir: str = "data/cache/checklists"
 
     def __post_init__(self) -> None:
-        if self.backend not in ("rules", "replay", "openai"):
+        if self.source not in ("rules", "replay", "openai"):
             raise ValueError(
-                f"checklist.backend must be rules, replay or openai, not {self.backend!r}"
+                f"checklist.source must be rules, replay or openai, not {self.source!r}"
             )
 
 
@@ -348,7 +348,7 @@ def planner_from_params(params: dict, rules_only: bool = False) -> PlannerConfig
     from cogevol.config import from_dict
 
     return (
-        PlannerConfig(backend="rules")
+        PlannerConfig(source="rules")
         if rules_only
         else from_dict(PlannerConfig, params.get("checklist"))
     )
@@ -417,9 +417,9 @@ def read_replay(path: str | Path) -> dict[str, tuple[str, str]]:
 
 
 def stored_plan(cfg: PlannerConfig, request: str, modality: str) -> Checklist | None:
-    """The frozen plan of `request` when the replay file holds a valid one (backend replay), else
+    """The frozen plan of `request` when the replay file holds a valid one (source replay), else
     None: the rules plan it (`cogevol probe --request` without --checklist)."""
-    if cfg.backend != "replay" or not Path(cfg.replay_path).exists():
+    if cfg.source != "replay" or not Path(cfg.replay_path).exists():
         return None
     hit = read_replay(cfg.replay_path).get(plan_key(request, modality))
     try:
@@ -429,15 +429,15 @@ def stored_plan(cfg: PlannerConfig, request: str, modality: str) -> Checklist | 
 
 
 class ChecklistPlanner:
-    """Plans checklists on one backend; `stats` counts how each was planned (llm, hand for a
+    """Plans checklists from one source; `stats` counts how each was planned (llm, hand for a
     hand-written replay line, rules, and each fallback's reason)."""
 
     def __init__(self, cfg: PlannerConfig, transport=None):
         self.cfg = cfg
         self.stats: Counter[str] = Counter()
-        self._replay = read_replay(cfg.replay_path) if cfg.backend == "replay" else None
+        self._replay = read_replay(cfg.replay_path) if cfg.source == "replay" else None
         self._client = None
-        if cfg.backend == "openai":
+        if cfg.source == "openai":
             from cogevol.judge.aclient import AsyncChatClient
             from cogevol.judge.cache import DiskCache
 
@@ -450,7 +450,7 @@ class ChecklistPlanner:
     async def plan(self, request: str, modality: str) -> Checklist:
         if modality not in KINDS:
             raise ValueError(f"modality must be html or slide, not {modality!r}")
-        if self.cfg.backend == "rules" or not (request or "").strip():
+        if self.cfg.source == "rules" or not (request or "").strip():
             self.stats["rules"] += 1
             return plan_rules(request, modality)
         if self._replay is not None:
@@ -533,7 +533,7 @@ class ChecklistPlanner:
 def plan_checklists(
     cfg: PlannerConfig, items: list[tuple[str, str]], transport=None
 ) -> tuple[list[Checklist], dict[str, int]]:
-    """Plan every (request, modality) on `cfg`'s backend, from synchronous code (stages):
+    """Plan every (request, modality) from `cfg`'s source, from synchronous code (stages):
     (checklists in order, how many each way)."""
 
     async def run() -> list[Checklist]:

@@ -1,4 +1,4 @@
-"""The filter stage on the backend params.yaml `curation` names (cogevol/curation.py)."""
+"""The filter stage on the engine params.yaml `curation` names (cogevol/curation.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,6 @@ def filter_requests(
     taxonomy: TaxonomyConfig | None = None,
 ) -> FilterStats:
     where = where or CurationConfig()
-    if where.backend == "ray":
+    if where.engine == "ray":
         return run_filter_ray(input_path, out_dir, cfg, planner, where.ray, taxonomy)
     return run_filter(input_path, out_dir, cfg, planner, taxonomy)

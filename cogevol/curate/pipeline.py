@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 class FilterConfig:
     """params.yaml: filter (the values and their meaning live there)."""
 
-    backend: str = "rules"
+    method: str = "rules"
     allowed_categories: tuple[str, ...] = ("slide", "html")
     min_content_units: float = 2.0
     drop_redacted: bool = False
@@ -62,7 +62,7 @@ class FilterStats:
     taxonomy: dict = field(default_factory=dict)
 
     def merge(self, other: FilterStats) -> None:
-        """Add another piece's counts (the Ray backend filters chunk by chunk)."""
+        """Add another piece's counts (the Ray engine filters chunk by chunk)."""
         add_counts(self, other)
 
     def as_metrics(self) -> dict:
@@ -154,10 +154,10 @@ def filter_records(
 ) -> Iterator[tuple[str, dict]]:
     """Yield (destination, record) with destination in kept / dropped / review."""
     records = list(records)
-    backend = cfg.get("backend", "rules")
-    if backend not in ("rules", "llm"):
-        raise ValueError(f"filter.backend must be 'rules' or 'llm', got {backend!r}")
-    verdicts = _rule_verdicts(records, cfg) if backend == "rules" else _judge_verdicts(records, cfg)
+    method = cfg.get("method", "rules")
+    if method not in ("rules", "llm"):
+        raise ValueError(f"filter.method must be 'rules' or 'llm', got {method!r}")
+    verdicts = _rule_verdicts(records, cfg) if method == "rules" else _judge_verdicts(records, cfg)
     progress = Progress("filter", total=len(records), unit="records")
     for rec, (decision, vs, error) in zip(records, verdicts):
         stats.input += 1
@@ -246,7 +246,7 @@ def run_filter(
     lines = filter_lines(
         shards.iter_jsonl(input_path),
         cfg,
-        planner or PlannerConfig(backend="rules"),
+        planner or PlannerConfig(source="rules"),
         stats,
         taxonomy,
     )

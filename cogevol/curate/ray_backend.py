@@ -61,11 +61,11 @@ def _shared_by_tasks(
     file paths made absolute (a worker does not run in the driver's directory)."""
     judge = from_dict(FilterJudgeConfig, cfg["judge"])
     limits = []  # requests in flight each endpoint allows over the whole cluster
-    if cfg["backend"] == "llm":
+    if cfg.get("method") == "llm":
         limits.append(judge.concurrency)
-    if planner.backend == "openai":
+    if planner.source == "openai":
         limits.append(planner.concurrency)
-    if taxonomy.backend == "openai":
+    if taxonomy.source == "openai":
         limits.append(taxonomy.concurrency)
     tasks = max(1, min([tasks, *limits]))
     judge = replace(
@@ -99,7 +99,7 @@ def run_filter_ray(
     """run_filter on Ray Data: the same prompts, drops and reviews, each output a directory of
     parts (one per input chunk, in input order)."""
     cfg = asdict(from_dict(FilterConfig, cfg))
-    planner = planner or PlannerConfig(backend="rules")
+    planner = planner or PlannerConfig(source="rules")
     taxonomy = taxonomy or TaxonomyConfig()
     files = [shards.absolute(f) for f in shards.parts(input_path)]
     t0 = time.perf_counter()

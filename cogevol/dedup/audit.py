@@ -29,7 +29,7 @@ def fmt_score(x: float, digits: int) -> str:
 
 
 def audit_headers(field: str) -> dict[str, list[str]]:
-    """Each audit file's header row, for a text field named `field` (both backends write these)."""
+    """Each audit file's header row, for a text field named `field` (both engines write these)."""
     return {
         "deduped_queries.csv": ["id", field, "group_size"],
         "query_groups.csv": [

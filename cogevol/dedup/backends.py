@@ -1,4 +1,4 @@
-"""The dedup stage on the backend params.yaml `curation` names (cogevol/curation.py)."""
+"""The dedup stage on the engine params.yaml `curation` names (cogevol/curation.py)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ def dedup(
     survivors: bool = False,
     where: CurationConfig | None = None,
 ) -> tuple[dict, dict[int, int]]:
-    """(summary, semantic group size -> number of groups) on either backend."""
+    """(summary, semantic group size -> number of groups) on either engine."""
     where = where or CurationConfig()
-    if where.backend == "ray":
+    if where.engine == "ray":
         return dedup_ray(
             str(input_path), field_name, str(out_dir), cfg, where.ray, id_field, survivors
         )

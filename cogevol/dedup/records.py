@@ -80,7 +80,7 @@ def load_records(
     path: str | Path, field: str, id_field: str = "id"
 ) -> tuple[list[dict], list[str]]:
     """Records that carry a string id and a string field, plus a note per skipped record. `path`
-    is a file or a directory of part files (the Ray backends' outputs)."""
+    is a file or a directory of part files (the Ray engines' outputs)."""
     if not shards.exists(path):
         raise RecordError(f"{path}: no such file")
     skipped: list[str] = []

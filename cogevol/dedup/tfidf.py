@@ -11,7 +11,7 @@ Candidates are generated on rare n-grams only, then verified with their exact co
 
 `candidates` in the stats counts candidate links per direction (document A's prefix reaching
 document B is one, B's reaching A another): a number that does not depend on how the rows were
-cut into blocks or partitions, so the in-process and the Ray backend report the same one.
+cut into blocks or partitions, so the in-process and the Ray engine report the same one.
 
 Near-duplicates share their rare n-grams, so they meet in the prefix; two requests that only
 share boilerplate do not. This is an index, not an exhaustive join: with `prefix` large,

@@ -231,7 +231,7 @@ async def gather_candidates(prompts: list[Prompt], teachers: list) -> list[Score
 
 
 async def execute(items: list[Scored], cfg: DistillConfig, scorers) -> None:
-    """Run every extracted artifact on `scorers` (cogevol.scoring: any backend) and decide
+    """Run every extracted artifact on `scorers` (cogevol.scoring: any transport) and decide
     admission in place."""
     todo = [s for s in items if s.outcome is Outcome.PENDING]
     progress = Progress("distill: executed candidates", total=len(todo), unit="candidates")

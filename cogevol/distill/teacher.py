@@ -30,7 +30,7 @@ class TeacherConfig(EndpointConfig):
     endpoint (the fields of cogevol.judge.client.EndpointConfig, with a teacher's defaults)."""
 
     name: str
-    backend: str = "replay"  # replay | openai
+    source: str = "replay"  # replay | openai
     k: int = 2  # candidates per prompt
     replay_path: str = "data/teachers/replay.jsonl"  # replay: the answers
     base_url: str = "http://127.0.0.1:8001/v1"  # openai: OpenAI-compatible root
@@ -125,8 +125,8 @@ class OpenAITeacher:
 
 
 def make_teacher(cfg: TeacherConfig, transport=None) -> ReplayTeacher | OpenAITeacher:
-    if cfg.backend == "replay":
+    if cfg.source == "replay":
         return ReplayTeacher(cfg)
-    if cfg.backend == "openai":
+    if cfg.source == "openai":
         return OpenAITeacher(cfg, transport=transport)
-    raise ValueError(f"teacher {cfg.name}: unknown backend {cfg.backend!r} (replay | openai)")
+    raise ValueError(f"teacher {cfg.name}: unknown source {cfg.source!r} (replay | openai)")

@@ -32,8 +32,8 @@ class SystemConfig(EndpointConfig):
     and max_tokens come from the evaluate group)."""
 
     name: str
-    path: str = ""  # local checkpoint directory or hub id (backend: local)
-    backend: str = "local"  # local | openai
+    path: str = ""  # local checkpoint directory or hub id (source: local)
+    source: str = "local"  # local | openai
     base_url: str = ""  # openai: OpenAI-compatible root
     model: str = ""  # openai: served model name
     api_key_env: str = "COGEVOL_EVAL_API_KEY"  # NAME of the env var holding the key

@@ -93,7 +93,7 @@ def item_result(system: str, item: SuiteItem, score: Score) -> ItemResult:
 
 
 async def score_rows(rows: list[tuple[str, SuiteItem, str | None]], scorers) -> list[ItemResult]:
-    """Score (system, item, answer) rows on `scorers` (cogevol.scoring: any backend) in one batch,
+    """Score (system, item, answer) rows on `scorers` (cogevol.scoring: any transport) in one batch,
     in row order, with progress lines. An answer several systems gave to the same item is scored
     once (the scorers answer identical items together). No answer (an endpoint that gave none)
     is a failure with its reason, not an item left out."""

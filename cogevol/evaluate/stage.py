@@ -106,7 +106,7 @@ def generate_all(
     out = {}
     for d in cfg.systems:
         s = SystemConfig(**d)
-        if s.backend == "openai":
+        if s.source == "openai":
             out[s.name] = asyncio.run(
                 generate_openai(s, prompts, cfg.max_new_tokens, cfg.temperature, cfg.cache_dir)
             )
@@ -241,7 +241,7 @@ def _checkpoints(cfg: EvalConfig, params: dict) -> dict[str, str]:
     out = {}
     for d in cfg.systems:
         s = SystemConfig(**d)
-        if s.backend == "local":
+        if s.source == "local":
             path = resolve_path(s.path, params.get("model") or {})
             if Path(path).is_dir():
                 out[s.name] = path

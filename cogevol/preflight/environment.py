@@ -334,7 +334,7 @@ def endpoints(params: dict, stages: set[str]) -> list[Endpoint]:
         )
     if "distill" in stages:
         for i, t in enumerate((params.get("distill") or {}).get("teachers") or []):
-            if t.get("backend") == "openai":
+            if t.get("source") == "openai":
                 out.append(
                     Endpoint(
                         f"teacher {t.get('name')}",
@@ -345,7 +345,7 @@ def endpoints(params: dict, stages: set[str]) -> list[Endpoint]:
                     )
                 )
     cl = params.get("checklist") or {}
-    if cl.get("backend") == "openai" and stages & {"filter", "evaluate"}:
+    if cl.get("source") == "openai" and stages & {"filter", "evaluate"}:
         out.append(
             Endpoint(
                 "checklist planner",

@@ -86,7 +86,7 @@ def place(params: dict, gpus_per_node: int, nodes: int) -> Placement:
     teachers = [
         t
         for t in (params.get("distill") or {}).get("teachers") or []
-        if t.get("backend") == "openai" and is_local(t.get("base_url"))
+        if t.get("source") == "openai" and is_local(t.get("base_url"))
     ]
 
     kept = 0

@@ -7,7 +7,7 @@ chunk, since none of them can be entered in the middle. Chunks are numbered in i
 
     key = file_index << 40 | offset      (offset: byte of the line, or row number)
 
-so "the earliest record" means the same on every backend, whatever ran where, and an output
+so "the earliest record" means the same on every engine, whatever ran where, and an output
 written as one part per chunk, read back in part order, is in input order.
 """
 

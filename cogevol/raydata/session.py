@@ -1,7 +1,7 @@
-"""The Ray session curation's ray backend runs in (params.yaml `curation.ray`).
+"""The Ray session curation's ray engine runs in (params.yaml `curation.ray`).
 
 Ray Data does the scheduling, the shuffles, the retries and the spilling; this module only
-connects (or starts a local instance) and sets the few Data options the backends rely on:
+connects (or starts a local instance) and sets the few Data options the engines rely on:
 
 * shuffles are Ray Data's task-based sort shuffle: every intermediate block is a task output,
   so a block lost with its worker or node is rebuilt from lineage, and a small shuffle costs
@@ -9,7 +9,7 @@ connects (or starts a local instance) and sets the few Data options the backends
 * a shuffle task gathers `partitions_per_task` hash partitions and a map task bundles blocks, so
   that shuffle pieces go to the object store, not the driver's heap (exchange.py says why);
 * progress bars (rows/s and ETA per operator) only when asked: stage logs get one line per step
-  from the backends instead.
+  from the engines instead.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class RayDataConfig:
 
 @dataclass
 class RaySession:
-    """What the backends need to know of the cluster they run on."""
+    """What the engines need to know of the cluster they run on."""
 
     cfg: RayDataConfig
     cpus: int

@@ -4,9 +4,9 @@ reward, reason and the request's checks, in one typed record.
 Terms have one scale and one direction for pages and decks alike (`Defects`: 0 = nothing wrong,
 1 = as bad as it gets), and one rule makes the reward from them (`weigh`: 1 - the weighted mean
 of the defects present). A deck's 0-5 rule and judge scores enter as 1 - score / 5, so a deck's
-reward is its 0-5 score divided by 5, as before. The record a backend sends (`Score.details`)
+reward is its 0-5 score divided by 5, as before. The record a transport sends (`Score.details`)
 is derived from the fields here and in each modality's subclass, never listed by hand, so a new
-field reaches every backend's answer and the CLI by being declared once.
+field reaches every transport's answer and the CLI by being declared once.
 """
 
 from __future__ import annotations

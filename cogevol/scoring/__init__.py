@@ -1,8 +1,8 @@
 """One scoring layer for every caller: ScoreItem in, Score out, in process, over HTTP or on Ray.
 
-`open_scorers(params)` is the one factory (cogevol.scoring.backends); `Scorers.from_params` is
+`open_scorers(params)` is the one factory (cogevol.scoring.transports); `Scorers.from_params` is
 the same function under the name the architecture notes use, attached here so that the
-in-process class does not import the backends that import it.
+in-process class does not import the transports that import it.
 
 The scorers load on first use (PEP 562): `cogevol.scoring.types`, `.extract` and the other
 light modules import without Chromium's driver, so the training code that only reads
@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 from cogevol.scoring.types import Score, ScoreItem
 
 if TYPE_CHECKING:  # what the lazy names load; dag.py's dependency walk follows these too
-    from cogevol.scoring.backends import ScoringConfig, open_scorers
     from cogevol.scoring.local import Scorers, ScoringSettings
+    from cogevol.scoring.transports import ScoringConfig, open_scorers
 
 _LAZY = {
-    "ScoringConfig": "backends",
-    "open_scorers": "backends",
+    "ScoringConfig": "transports",
+    "open_scorers": "transports",
     "Scorers": "local",
     "ScoringSettings": "local",
 }
@@ -30,7 +30,7 @@ def __getattr__(name: str):
         raise AttributeError(f"module 'cogevol.scoring' has no attribute {name!r}")
     value = getattr(import_module(f"cogevol.scoring.{_LAZY[name]}"), name)
     if name == "Scorers" and not hasattr(value, "from_params"):
-        value.from_params = staticmethod(import_module("cogevol.scoring.backends").open_scorers)
+        value.from_params = staticmethod(import_module("cogevol.scoring.transports").open_scorers)
     globals()[name] = value
     return value
 

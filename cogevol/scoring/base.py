@@ -1,5 +1,5 @@
-"""What every scoring backend shares: `async with`, `stream`, `score` and `score_one` over the
-backend's `_stream`, identical items scored once, and fanning a batch out in chunks that are
+"""What every scoring transport shares: `async with`, `stream`, `score` and `score_one` over the
+transport's `_stream`, identical items scored once, and fanning a batch out in chunks that are
 answered in order."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class ScorersBase:
 
     async def score_groups(self, groups: Sequence[ScoreGroup]) -> list[GroupScores]:
         """Each group's Scores, in order. Here every item is scored on its own, in one batch;
-        backends that can run the comparing judges (in process, Ray, the HTTP service) add
+        transports that can run the comparing judges (in process, Ray, the HTTP service) add
         them."""
         return split(groups, await self.score([it for g in groups for it in g.items()]))
 

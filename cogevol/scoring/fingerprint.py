@@ -2,10 +2,10 @@
 
 Why: a score means something only with the settings that made it. Over HTTP the service scores
 with its own params.yaml, on Ray every node runs its own copy of the code and of the CDN mirror
-lock; without a check, `dvc exp run -S probe.harness.page_timeout_s=20` over `scoring.backend:
+lock; without a check, `dvc exp run -S probe.harness.page_timeout_s=20` over `scoring.transport:
 http` is scored with the server's 10 s and recorded as 20 s. So every Score carries the
 fingerprint of the scorer that made it, `/health` and `/metrics` publish the service's, and the
-HTTP and Ray backends refuse to score when theirs differs from the caller's (the rule, in
+HTTP and Ray transports refuse to score when theirs differs from the caller's (the rule, in
 docs/scoring_service.md: scores are made with the caller's settings, or the call fails naming
 the part that differs).
 
@@ -137,11 +137,11 @@ def fingerprint(settings) -> str:
 
 
 class FingerprintMismatch(CogevolError, RuntimeError):
-    """A backend would score with settings other than the caller's (the message says which part)."""
+    """A transport would score with settings other than the caller's (the message says which)."""
 
 
 def check_same(mine: dict[str, str], theirs: dict[str, str] | None, where: str) -> None:
-    """Raise FingerprintMismatch unless `theirs` (a backend's parts) matches `mine` (the
+    """Raise FingerprintMismatch unless `theirs` (a transport's parts) matches `mine` (the
     caller's)."""
     if not theirs or "fingerprint" not in theirs:
         raise FingerprintMismatch(
@@ -162,5 +162,5 @@ def check_same(mine: dict[str, str], theirs: dict[str, str] | None, where: str) 
     raise FingerprintMismatch(
         f"{where} scores with other settings than this run: {'; '.join(what[k] for k in differ)} "
         f"differ (caller {mine['fingerprint']}, {where} {theirs['fingerprint']}). Start it with "
-        "this run's params.yaml and code, or score locally (scoring.backend: local)"
+        "this run's params.yaml and code, or score locally (scoring.transport: local)"
     )

@@ -58,7 +58,7 @@ class HttpScorers(ScorersBase):
 
     @classmethod
     def from_config(cls, cfg, expect: dict[str, str]) -> HttpScorers:
-        """From a cogevol.scoring.backends.ScoringConfig and the caller's fingerprint parts."""
+        """From a cogevol.scoring.transports.ScoringConfig and the caller's fingerprint parts."""
         return cls(
             cfg.url,
             os.environ.get(cfg.token_env) or None,

@@ -87,7 +87,7 @@ class Overloaded(CogevolError):
 
 
 class ScoringService:
-    """Admission, deadlines and metrics around a set of scorers (any backend but http)."""
+    """Admission, deadlines and metrics around a set of scorers (any transport but http)."""
 
     def __init__(self, scorers, cfg: ServeConfig, workers: int = 1):
         self.scorers, self.cfg, self.workers = scorers, cfg, max(1, workers)
@@ -298,7 +298,7 @@ def serve(
     params: dict, host: str | None = None, port: int | None = None, workers: int | None = None
 ) -> None:
     """Run the service until SIGTERM / SIGINT, then drain (see the module docstring)."""
-    from cogevol.scoring.backends import ScoringConfig, open_scorers
+    from cogevol.scoring.transports import ScoringConfig, open_scorers
 
     scoring = ScoringConfig.from_params(params.get("scoring"))
     cfg = from_dict(ServeConfig, scoring.serve)
@@ -312,9 +312,9 @@ def serve(
             scoring.token_env,
         )
     # the service itself scores in process or on Ray
-    backend = "local" if scoring.backend == "http" else scoring.backend
+    transport = "local" if scoring.transport == "http" else scoring.transport
     scorers = open_scorers(
-        {**params, "scoring": {**(params.get("scoring") or {}), "backend": backend}}, workers
+        {**params, "scoring": {**(params.get("scoring") or {}), "transport": transport}}, workers
     )
     app = create_app(scorers, cfg, token, workers=_workers(scorers))
     server = DrainingServer(
@@ -328,7 +328,7 @@ def serve(
         ),
         app,
     )
-    log.info("serve: http://%s:%d (%s backend)", host, port, backend)
+    log.info("serve: http://%s:%d (%s transport)", host, port, transport)
     server.run()
 
 

@@ -1,4 +1,4 @@
-"""What is scored and what comes back, the same on every backend (in process, HTTP, Ray).
+"""What is scored and what comes back, the same on every transport (in process, HTTP, Ray).
 
 A `ScoreItem` is one model answer: its modality, its text and the request it answers. A `Score`
 is the verdict as it travels (`Score.of` a scorer's cogevol.rewards.verdict.Verdict): the reward

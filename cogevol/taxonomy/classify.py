@@ -21,7 +21,7 @@ from cogevol.taxonomy.rules import RulesClassifier
 from cogevol.taxonomy.terms import TermSet
 from cogevol.taxonomy.tree import Taxonomy, load
 
-BACKENDS = ("rules", "replay", "openai")
+SOURCES = ("rules", "replay", "openai")
 # a slide deck is not a web page: seed 004's WebDev taxonomy has no place for it, and a deck
 # about photosynthesis is not an "Online PPT designer" (Visual & Layout Design, an editor)
 SLIDE_DECK = "Slide deck"
@@ -35,7 +35,7 @@ class TaxonomyConfig(EndpointConfig):
     """params.yaml `taxonomy`: which classifier places requests (module docstring), and for
     `openai` the teacher endpoint (the fields of cogevol.judge.client.EndpointConfig)."""
 
-    backend: str = "rules"
+    source: str = "rules"
     replay_path: str = "data/taxonomy/replay.jsonl"
     base_url: str = "http://127.0.0.1:8001/v1"
     model: str = "Qwen/Qwen3-32B"
@@ -48,9 +48,9 @@ class TaxonomyConfig(EndpointConfig):
     cache_dir: str | None = "data/cache/taxonomy"
 
     def __post_init__(self) -> None:
-        if self.backend not in BACKENDS:
+        if self.source not in SOURCES:
             raise ValueError(
-                f"taxonomy.backend must be one of {', '.join(BACKENDS)}, not {self.backend!r}"
+                f"taxonomy.source must be one of {', '.join(SOURCES)}, not {self.source!r}"
             )
 
 
@@ -116,14 +116,14 @@ def classify(
     transport=None,
     modalities: list[str] | None = None,
 ) -> tuple[list[Label], dict[str, int]]:
-    """Label every request on `cfg`'s backend (default: the rules): (labels in order, how many
+    """Label every request from `cfg`'s source (default: the rules): (labels in order, how many
     each classifier placed and why any fell back). `modalities` (html | slide per request;
     default all html): slide requests are labelled by their modality, never asked."""
     cfg = cfg or TaxonomyConfig()
     modalities = modalities or ["html"] * len(requests)
     slides = sum(m == "slide" for m in modalities)
     pages = [r for r, m in zip(requests, modalities) if m != "slide"]
-    if cfg.backend == "rules" or not pages:
+    if cfg.source == "rules" or not pages:
         labels = [label_one(r, modality=m) for r, m in zip(requests, modalities)]
         return labels, {k: v for k, v in (("rules", len(pages)), ("modality", slides)) if v}
     from cogevol.taxonomy.llm import LLMClassifier
@@ -137,7 +137,7 @@ def classify(
     llm = LLMClassifier(
         cfg,
         _offline()[0],
-        backend=cfg.backend,
+        source=cfg.source,
         replay_path=cfg.replay_path,
         cache_dir=cfg.cache_dir,
         repair_attempts=cfg.repair_attempts,

@@ -7,7 +7,7 @@ exactly one of the 54 task types is sent back with the error (`repair_attempts` 
 re-queries at most three times); a reply that still does not parse, or an endpoint that stays
 unreachable after retries, leaves the request to the offline rules, with the reason counted.
 
-Backends (params.yaml `taxonomy.backend`): `openai` asks the teacher endpoint, every reply cached
+Backends (params.yaml `taxonomy.source`): `openai` asks the teacher endpoint, every reply cached
 on disk; `replay` reads the replies from a JSONL file of {"request", "reply"} (a request not in
 it: the rules); `rules` never asks.
 """
@@ -96,19 +96,19 @@ class LLMClassifier:
         cfg: EndpointConfig,
         tax: Taxonomy,
         *,
-        backend: str,
+        source: str,
         replay_path: str,
         cache_dir: str | None,
         repair_attempts: int,
         transport=None,
     ):
-        self.cfg, self.tax, self.backend = cfg, tax, backend
+        self.cfg, self.tax, self.source = cfg, tax, source
         self.repair_attempts = repair_attempts
         self.stats: Counter[str] = Counter()
-        self._replay = read_replay(replay_path) if backend == "replay" else None
+        self._replay = read_replay(replay_path) if source == "replay" else None
         self._client = None
         self._system = system_prompt(tax)
-        if backend == "openai":
+        if source == "openai":
             from cogevol.judge.aclient import AsyncChatClient
             from cogevol.judge.cache import DiskCache
 

@@ -1,4 +1,4 @@
-"""The mine stage on the backend params.yaml `curation` names (cogevol/curation.py)."""
+"""The mine stage on the engine params.yaml `curation` names (cogevol/curation.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,6 @@ def mine(
     where: CurationConfig | None = None,
 ) -> MineStats:
     where = where or CurationConfig()
-    if where.backend == "ray":
+    if where.engine == "ray":
         return run_mine_ray(inputs, out_dir, cfg, root, where.ray)
     return run_mine(inputs, out_dir, cfg, root)

@@ -53,7 +53,7 @@ class MineStats:
     seconds: float = 0.0
 
     def merge(self, other: MineStats) -> None:
-        """Add another piece's counts (the Ray backend mines chunk by chunk)."""
+        """Add another piece's counts (the Ray engine mines chunk by chunk)."""
         add_counts(self, other, skip=("seconds",))
 
     def as_metrics(self) -> dict:
@@ -117,7 +117,7 @@ def mine_records(
 ) -> Iterator[tuple[str, dict]]:
     """Yield (destination, record) with destination in requests / failures / off_scope /
     quarantine. A conversation id seen before is quarantined; `duplicates` says which records
-    those are when the records are mined in pieces (the Ray backend: (source, line) -> where
+    those are when the records are mined in pieces (the Ray engine: (source, line) -> where
     the id was first seen), else the ids seen so far do."""
     seen: dict[str, str] = {}
     sources: dict[str, str] = {}

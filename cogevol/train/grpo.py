@@ -116,7 +116,7 @@ def run_grpo(
     record: list | None = None,
 ) -> GRPOResult:
     """Train on `dataset` (columns prompt, modality, prompt_id) with one reward per modality
-    present, all scored on `scorers` (cogevol.scoring.open_scorers: any backend; closed here),
+    present, all scored on `scorers` (cogevol.scoring.open_scorers: any transport; closed here),
     then save model and tokenizer to `out_dir` like a hub checkpoint. For benchmarks: `callbacks`
     are added to the trainer's own (e.g. callbacks.TimeBudgetCallback); `shuffle_seed` trains on
     rewards permuted within each call (a control; logs keep the true rewards) and `record`

@@ -62,7 +62,7 @@ def test_replay_hit_miss_and_rejected_reply(tmp_path, caplog):
     bad = "Build a snake game with arrow keys."
     path = _replay(tmp_path, [{"modality": "html", "request": FR, "reply": GOOD}, "{not json",
                               {"modality": "html", "request": bad, "reply": {"language": "en", "checks": [{"check": "nope"}]}}])
-    plans, stats = plan_checklists(PlannerConfig(backend="replay", replay_path=path),
+    plans, stats = plan_checklists(PlannerConfig(source="replay", replay_path=path),
                                    [(FR, "html"), (other, "html"), (bad, "html"), (FR, "html")])
     assert plans[0].source == "llm" and plans[0] == plans[3] and not plans[0].note
     assert plans[1].source == "rules" and plans[1].note == f"{NOT_IN_REPLAY}; planned by the rules"
@@ -74,12 +74,12 @@ def test_replay_hit_miss_and_rejected_reply(tmp_path, caplog):
 
 def test_a_missing_replay_file_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="checklist.replay_path"):
-        plan_checklists(PlannerConfig(backend="replay", replay_path=str(tmp_path / "none.jsonl")), [(FR, "html")])
+        plan_checklists(PlannerConfig(source="replay", replay_path=str(tmp_path / "none.jsonl")), [(FR, "html")])
 
 
 def test_unknown_backend_is_an_error():
     with pytest.raises(ValueError, match="rules, replay or openai"):
-        PlannerConfig(backend="gpt")
+        PlannerConfig(source="gpt")
 
 
 def Endpoint(replies: list[str], status: int | None = None) -> ChatServer:
@@ -101,7 +101,7 @@ def endpoint():
 
 
 def _cfg(url: str, tmp_path, **k) -> PlannerConfig:
-    return PlannerConfig(backend="openai", base_url=url, cache_dir=str(tmp_path / "cache"), backoff_s=0.01, **k)
+    return PlannerConfig(source="openai", base_url=url, cache_dir=str(tmp_path / "cache"), backoff_s=0.01, **k)
 
 
 def test_openai_plans_from_the_request_alone_and_caches(endpoint, tmp_path):
@@ -163,7 +163,7 @@ def test_hand_written_replay_lines_are_labelled_hand_never_llm(tmp_path):
     other = "Make a quiz about planets with 5 questions."
     path = _replay(tmp_path, [{"modality": "html", "request": FR, "reply": GOOD, "author": "hand"},
                               {"modality": "html", "request": other, "reply": GOOD, "author": "Qwen/Qwen3-32B"}])
-    plans, stats = plan_checklists(PlannerConfig(backend="replay", replay_path=path), [(FR, "html"), (other, "html")])
+    plans, stats = plan_checklists(PlannerConfig(source="replay", replay_path=path), [(FR, "html"), (other, "html")])
     assert [p.source for p in plans] == ["hand", "llm"] and stats == {"hand": 1, "llm": 1}
     assert plans[0].to_json()["source"] == "hand"
 

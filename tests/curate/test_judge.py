@@ -63,7 +63,7 @@ def test_judge_backend_accepts_rejects_and_routes(endpoint, monkeypatch):
     ep = endpoint({"phish": _reply({"safety": "credential theft"}), "vague": _reply({"intent_clarity": "no subject"})})
     recs = [{"id": r, "request": r, "category": "html"} for r in ("fine", "phish", "vague")]
     stats = FilterStats()
-    cfg = {"backend": "llm", "judge": {"base_url": ep.url, "model": "judge", "backoff_s": 0.01, "concurrency": 2,
+    cfg = {"method": "llm", "judge": {"base_url": ep.url, "model": "judge", "backoff_s": 0.01, "concurrency": 2,
                                        "cache_dir": None}}
     out = {rec["id"]: dest for dest, rec in filter_records(recs, cfg, stats)}
     assert out == {"fine": "kept", "phish": "dropped", "vague": "review"}
@@ -104,7 +104,7 @@ def test_reply_parsing():
 def test_verdicts_are_cached_so_a_rerun_asks_nothing(endpoint, tmp_path):
     ep = endpoint({"phish": _reply({"safety": "credential theft"})})
     recs = [{"id": r, "request": r, "category": "html"} for r in ("fine", "phish")]
-    cfg = {"backend": "llm", "judge": {"base_url": ep.url, "model": "judge", "cache_dir": str(tmp_path / "cache")}}
+    cfg = {"method": "llm", "judge": {"base_url": ep.url, "model": "judge", "cache_dir": str(tmp_path / "cache")}}
     first = [(d, r["id"]) for d, r in filter_records(recs, cfg, FilterStats())]
     assert ep.calls == 2
     again = [(d, r["id"]) for d, r in filter_records(recs, cfg, FilterStats())]

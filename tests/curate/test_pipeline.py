@@ -47,7 +47,7 @@ def test_each_kept_prompt_gets_its_checklist_planned_once_with_how_it_was_planne
                                           {"check": "mentions", "value": "score"}]}
     replay = tmp_path / "replay.jsonl"
     replay.write_text(json.dumps({"modality": "html", "request": snake, "reply": reply}) + "\n", encoding="utf-8")
-    stats = run_filter(inp, tmp_path / "out", {}, PlannerConfig(backend="replay", replay_path=str(replay)))
+    stats = run_filter(inp, tmp_path / "out", {}, PlannerConfig(source="replay", replay_path=str(replay)))
     prompts = {p["id"]: p for p in map(orjson.loads, (tmp_path / "out" / "prompts.jsonl").read_bytes().splitlines())}
     assert prompts["a"]["checklist"]["source"] == "llm"
     assert [c["value"] for c in prompts["a"]["checklist"]["checks"]] == ["en", "ArrowKeys", "snake", "score"]

@@ -48,7 +48,7 @@ def test_rules_and_replay_planner_give_the_local_outputs(tmp_path):
     reply = {"language": "en", "checks": [{"check": "key", "value": "ArrowKeys"}]}
     replay = tmp_path / "replay.jsonl"
     replay.write_text(json.dumps({"modality": "html", "request": snake, "reply": reply}) + "\n", encoding="utf-8")
-    planner = PlannerConfig(backend="replay", replay_path=str(replay))
+    planner = PlannerConfig(source="replay", replay_path=str(replay))
     local = filter_requests(inp, tmp_path / "local", {}, planner)
     ray = filter_requests(inp, tmp_path / "ray", {}, planner, where=RAY)
     assert len(shards.parts(tmp_path / "ray" / "prompts.jsonl")) > 3
@@ -83,7 +83,7 @@ def test_llm_judge_route_is_bounded_over_the_cluster_and_cached(tmp_path):
     judge = Judge()
     try:
         inp = write(tmp_path, requests())
-        cfg = {"backend": "llm", "judge": {"base_url": judge.url, "model": "j", "concurrency": 3,
+        cfg = {"method": "llm", "judge": {"base_url": judge.url, "model": "j", "concurrency": 3,
                                            "cache_dir": str(tmp_path / "cache"), "backoff_s": 0.01}}
         local = filter_requests(inp, tmp_path / "local", {**cfg, "judge": {**cfg["judge"], "cache_dir": None}})
         calls = judge.calls

@@ -146,7 +146,7 @@ def main() -> None:
                                                        steps, kills), daemon=True)
             th.start()
             where = CurationConfig.from_params(
-                {"curation": {"backend": "ray", "ray": {"address": address, "chunk_mb": 0.25,
+                {"curation": {"engine": "ray", "ray": {"address": address, "chunk_mb": 0.25,
                                                         "rows_per_partition": 2000}}})
             summary, _ = dedup(inp, "query", work / "ray_out", survivors=True, where=where)
             result["ray_s"] = round(time.time() - t0, 1)

@@ -50,7 +50,7 @@ def write_input(tmp_path, recs, bad=True):
 
 def run_both(tmp_path, inp, field, **ray):
     summary_l, local = dedup(inp, field, tmp_path / "local", survivors=True)
-    where = CurationConfig(backend="ray", ray=RayDataConfig(**ray))
+    where = CurationConfig(engine="ray", ray=RayDataConfig(**ray))
     summary_r, sizes_r = dedup(inp, field, tmp_path / "ray", survivors=True, where=where)
     return (summary_l, local), (summary_r, sizes_r)
 
@@ -72,7 +72,7 @@ def test_ray_backend_writes_the_local_files_byte_for_byte(tmp_path):
 
 
 def test_cli_on_csv_with_other_cuts_gives_the_same_answer(tmp_path, monkeypatch, capsys):
-    """`cogevol dedup --backend ray` on a CSV input, one chunk and few partitions (the defaults)."""
+    """`cogevol dedup --engine ray` on a CSV input, one chunk and few partitions (the defaults)."""
     from cogevol.cli import main
 
     recs = records()
@@ -84,7 +84,7 @@ def test_cli_on_csv_with_other_cuts_gives_the_same_answer(tmp_path, monkeypatch,
     summary_l, _ = dedup(inp, "text", tmp_path / "local", survivors=True)
     monkeypatch.chdir(tmp_path)  # no params.yaml here: the flags decide; relative paths as given
     args = ["dedup", "--input", "in.csv", "--field", "text", "--out", "ray", "--survivors"]
-    assert main([*args, "--backend", "ray"]) == 0
+    assert main([*args, "--engine", "ray"]) == 0
     summary_r = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert shards.is_dir(tmp_path / "ray" / "query_groups.csv")
     for name in OUTPUTS:
@@ -95,6 +95,6 @@ def test_cli_on_csv_with_other_cuts_gives_the_same_answer(tmp_path, monkeypatch,
 def test_duplicate_ids_are_refused_as_in_process(tmp_path):
     inp = write_input(tmp_path, [{"id": "a", "request": "x y"}, {"id": "b", "request": "z"}, {"id": "a", "request": "w"}], bad=False)
     with pytest.raises(RecordError, match="duplicate id 'a'.*must be unique"):
-        dedup(inp, "request", tmp_path / "ray", where=CurationConfig(backend="ray"))
+        dedup(inp, "request", tmp_path / "ray", where=CurationConfig(engine="ray"))
     with pytest.raises(RecordError, match="no such file"):
-        dedup(tmp_path / "missing.jsonl", "request", tmp_path / "ray", where=CurationConfig(backend="ray"))
+        dedup(tmp_path / "missing.jsonl", "request", tmp_path / "ray", where=CurationConfig(engine="ray"))

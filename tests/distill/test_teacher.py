@@ -15,7 +15,7 @@ PROMPTS = [(f"p{k:02d}", [{"role": "system", "content": "s"}, {"role": "user", "
 
 
 def cfg(url: str, tmp_path, **kw) -> TeacherConfig:
-    return TeacherConfig(name="t", backend="openai", base_url=url, model="m", k=3, concurrency=6, backoff_s=0.01,
+    return TeacherConfig(name="t", source="openai", base_url=url, model="m", k=3, concurrency=6, backoff_s=0.01,
                          max_retries=2, timeout_s=5, cache_dir=str(tmp_path / "cache"), **kw)
 
 
@@ -55,7 +55,7 @@ def test_a_failed_call_costs_one_candidate_with_a_reason(tmp_path):
 KILLED = """
 import asyncio, sys
 from cogevol.distill.teacher import OpenAITeacher, TeacherConfig
-cfg = TeacherConfig(name="t", backend="openai", base_url=sys.argv[1], model="m", k=3, concurrency=4,
+cfg = TeacherConfig(name="t", source="openai", base_url=sys.argv[1], model="m", k=3, concurrency=4,
                     cache_dir=sys.argv[2], backoff_s=0.01)
 t = OpenAITeacher(cfg)
 prompts = [[{"role": "system", "content": "s"}, {"role": "user", "content": f"make page {k}"}] for k in range(12)]

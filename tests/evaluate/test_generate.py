@@ -12,7 +12,7 @@ def test_answers_come_back_in_order_and_a_dead_request_is_none_not_silence(tmp_p
         return {"status": 400, "text": "bad"} if "third" in last_user_text(body) else None
 
     with FakeOpenAI(plan=plan, responder=lambda b: "answer to " + last_user_text(b)) as server:
-        system = SystemConfig(name="outside", backend="openai", base_url=server.url, model="m", concurrency=2)
+        system = SystemConfig(name="outside", source="openai", base_url=server.url, model="m", concurrency=2)
         prompts = [messages("html", "first"), messages("slide", "second"), messages("html", "third")]
         out = asyncio.run(generate_openai(system, prompts, 64, cache_dir=str(tmp_path / "c")))
         assert out == ["answer to first", "answer to second", None]

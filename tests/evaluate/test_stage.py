@@ -72,7 +72,7 @@ def test_every_system_is_scored_against_the_same_planned_checklist(tmp_path):
                                           {"check": "mentions", "value": "snake"}]}
     replay.write_text(_json.dumps({"modality": "html", "request": snake.prompt, "reply": reply}) + "\n", encoding="utf-8")
     out = with_checklists({"base": ([snake, deck], ["a", "b"]), "sft": ([snake], ["c"])},
-                          PlannerConfig(backend="replay", replay_path=str(replay)))
+                          PlannerConfig(source="replay", replay_path=str(replay)))
     base, sft = out["base"][0], out["sft"][0]
     assert base[0].checklist == sft[0].checklist and _json.loads(base[0].checklist)["source"] == "llm"
     assert _json.loads(base[1].checklist)["source"] == "rules"  # not in the replay: the rules, with the note

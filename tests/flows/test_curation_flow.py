@@ -22,7 +22,7 @@ def test_curation_flow_runs_stages_in_order_with_retries(tmp_path, monkeypatch):
     py = sys.executable
     flaky = f"{py} -c \"import pathlib,sys; p=pathlib.Path('tries'); n=int(p.read_text()) if p.exists() else 0; p.write_text(str(n+1)); sys.exit(n < 1)\""
     dvc_yaml = {"stages": {
-        "mine": {"cmd": "echo mined > mined.txt && echo $COGEVOL_CURATION_BACKEND $RAY_ADDRESS > where.txt",
+        "mine": {"cmd": "echo mined > mined.txt && echo $COGEVOL_CURATION_ENGINE $RAY_ADDRESS > where.txt",
                  "outs": ["mined.txt"]},
         "dedup": {"cmd": "cat mined.txt > dedup.txt && echo deduped >> dedup.txt", "deps": ["mined.txt"], "outs": ["dedup.txt"]},
         "filter": {"cmd": f"{flaky} && cat dedup.txt > prompts.txt", "deps": ["dedup.txt"], "outs": ["prompts.txt"]},
@@ -34,7 +34,7 @@ def test_curation_flow_runs_stages_in_order_with_retries(tmp_path, monkeypatch):
     monkeypatch.setenv("COGEVOL_TRACKING", "0")
 
     with prefect_test_harness(server_startup_timeout=180):  # 15-30 s here, more under load
-        result = curation(repo=str(root), retries={"filter": 1}, track=False, backend="ray",
+        result = curation(repo=str(root), retries={"filter": 1}, track=False, engine="ray",
                           ray_address="10.0.0.5:6379")
 
     assert [r["stage"] for r in result] == ["mine", "dedup", "filter"]

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from cogevol.scoring.transports import open_scorers
 
 from cogevol.probe import ProbeConfig
 from cogevol.prompts import HTML_SYSTEM
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
-from cogevol.scoring.backends import open_scorers
 from cogevol.scoring.fingerprint import FingerprintMismatch, fingerprint, fingerprint_parts
 from cogevol.scoring.http_client import HttpScorers, ScoringServiceError
 from cogevol.scoring.openrlhf import items_from_request, modality_of, response_of, user_request
@@ -134,7 +134,7 @@ def test_deadline_auth_and_the_http_backend_client():
 @pytest.mark.browser
 @pytest.mark.timeout(300)
 def test_an_experiment_over_http_with_another_probe_setting_is_refused_not_scored_silently():
-    """`dvc exp run -S probe.harness.page_timeout_s=20` with scoring.backend: http against a service
+    """`dvc exp run -S probe.harness.page_timeout_s=20` with scoring.transport: http against a service
     started with 10 s: the client refuses before it sends a page; with the service's own
     settings, it scores, and every score carries the agreed fingerprint."""
     from cogevol.config import load_params
@@ -142,7 +142,7 @@ def test_an_experiment_over_http_with_another_probe_setting_is_refused_not_score
     params = load_params()
     service = Scorers(ScoringSettings.from_params(params))
     with serve_in_background(service) as (url, _):
-        scoring = {**params["scoring"], "backend": "http", "url": url}
+        scoring = {**params["scoring"], "transport": "http", "url": url}
         exp = {**params, "scoring": scoring,
                "probe": {**params["probe"], "harness": {**params["probe"]["harness"], "page_timeout_s": 20}}}
         with pytest.raises(FingerprintMismatch, match=r"the scoring settings \(probe, terms, weights, slides, judge"):

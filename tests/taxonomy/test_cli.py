@@ -14,7 +14,7 @@ def test_classify_prints_one_object_per_line_in_order_and_reports_bad_lines(tmp_
         ]) + "\n",
         encoding="utf-8",
     )
-    code = main(["classify", "--input", str(inp), "--field", "q", "--classifier", "rules"])
+    code = main(["classify", "--input", str(inp), "--field", "q", "--source", "rules"])
     out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 2  # some lines could not be used; each is reported in its place
     assert [o["id"] for o in out] == ["a", None, "c", 4]

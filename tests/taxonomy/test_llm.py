@@ -29,7 +29,7 @@ def endpoint():
 
 def _cfg(url, tmp_path, **k):
     return TaxonomyConfig(
-        backend="openai", base_url=url, cache_dir=str(tmp_path / "cache"), backoff_s=0.01, **k
+        source="openai", base_url=url, cache_dir=str(tmp_path / "cache"), backoff_s=0.01, **k
     )
 
 
@@ -86,7 +86,7 @@ def test_replay_reads_frozen_replies_and_the_rules_take_the_rest(tmp_path):
         {"request": "bad", "reply": '{"task_scenario": "nope"}'},
     ]
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\nnot json\n")
-    cfg = TaxonomyConfig(backend="replay", replay_path=str(path))
+    cfg = TaxonomyConfig(source="replay", replay_path=str(path))
     labels, counts = classify([REQ, "bad", "a pomodoro timer"], cfg)
     assert [lab.source for lab in labels] == ["llm", "rules", "rules"]
     assert counts == {"llm": 1, "rules (replay reply rejected)": 1,

@@ -26,19 +26,19 @@ def test_score_round_trips_through_json_without_its_images():
 
 def test_params_pick_the_backend_strictly(monkeypatch):
     params = yaml.safe_load((REPO / "params.yaml").read_text())
-    assert ScoringConfig.from_params(params["scoring"]).backend == "local"
+    assert ScoringConfig.from_params(params["scoring"]).transport == "local"
     local = open_scorers(params, workers=3)
     assert isinstance(local, Scorers) and local.settings.workers == 3
     assert local.settings.probe.page_timeout_s == params["probe"]["harness"]["page_timeout_s"]
     monkeypatch.setenv("COGEVOL_SCORING_TOKEN", "t0k")
-    http = open_scorers({**params, "scoring": {**params["scoring"], "backend": "http", "url": "http://h:1/"}})
+    http = open_scorers({**params, "scoring": {**params["scoring"], "transport": "http", "url": "http://h:1/"}})
     assert isinstance(http, HttpScorers) and http.url == "http://h:1" and http.token == "t0k"
-    ray = open_scorers({**params, "scoring": {**params["scoring"], "backend": "ray"}})
+    ray = open_scorers({**params, "scoring": {**params["scoring"], "transport": "ray"}})
     assert isinstance(ray, RayScorers) and ray.settings.workers == params["scoring"]["ray"]["workers_per_actor"]
-    with pytest.raises(ValueError, match="scoring.backend must be one of"):
-        open_scorers({"scoring": {"backend": "spark"}})
+    with pytest.raises(ValueError, match="scoring.transport must be one of"):
+        open_scorers({"scoring": {"transport": "spark"}})
     with pytest.raises(KeyError, match="unknown key"):
-        open_scorers({"scoring": {"backend": "ray", "ray": {"actor": 2}}})
+        open_scorers({"scoring": {"transport": "ray", "ray": {"actor": 2}}})
     assert ScoringSettings.from_params({"judge": {"enabled": True, "base_url": "http://j"}}).judge.base_url == "http://j"
 
 

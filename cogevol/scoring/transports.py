@@ -9,14 +9,14 @@ from dataclasses import dataclass, field, replace
 
 from cogevol.config import from_dict
 
-BACKENDS = ("local", "http", "ray")
+TRANSPORTS = ("local", "http", "ray")
 
 
 @dataclass(frozen=True)
 class ScoringConfig:
     """params.yaml: scoring (operational: it decides where pages run, never what they score)."""
 
-    backend: str = "local"
+    transport: str = "local"
     url: str = "http://127.0.0.1:8700"
     token_env: str = "COGEVOL_SCORING_TOKEN"
     timeout_s: float = 900.0
@@ -28,14 +28,16 @@ class ScoringConfig:
     @classmethod
     def from_params(cls, d: dict | None) -> ScoringConfig:
         cfg = from_dict(cls, d)
-        if cfg.backend not in BACKENDS:
-            raise ValueError(f"scoring.backend must be one of {BACKENDS}, got {cfg.backend!r}")
+        if cfg.transport not in TRANSPORTS:
+            raise ValueError(
+                f"scoring.transport must be one of {TRANSPORTS}, got {cfg.transport!r}"
+            )
         return cfg
 
 
 def open_scorers(params: dict | None, workers: int | None = None, screenshots: bool = False):
     """The scorers params.yaml asks for, not yet opened (they open on first use or `async with`).
-    `workers` overrides probe.workers for the local backend and for each Ray actor; with
+    `workers` overrides probe.workers for the local transport and for each Ray actor; with
     `screenshots`, Score.images holds each page's first screenshot (in process and on Ray: the
     HTTP service does not send images)."""
     from cogevol.scoring.local import Scorers, ScoringSettings
@@ -44,12 +46,12 @@ def open_scorers(params: dict | None, workers: int | None = None, screenshots: b
     cfg = ScoringConfig.from_params(params.get("scoring"))
     settings = replace(ScoringSettings.from_params(params, workers), screenshots=screenshots)
     # the service scores with its own settings: the client refuses when they are not ours
-    if cfg.backend == "http":
+    if cfg.transport == "http":
         from cogevol.scoring.fingerprint import fingerprint_parts
         from cogevol.scoring.http_client import HttpScorers
 
         return HttpScorers.from_config(cfg, expect=fingerprint_parts(settings))
-    if cfg.backend == "ray":
+    if cfg.transport == "ray":
         from cogevol.scoring.ray_backend import RayConfig, RayScorers
 
         return RayScorers(settings, from_dict(RayConfig, cfg.ray))
