@@ -245,8 +245,8 @@ def cmd_workers(a) -> None:
 def cmd_quality(a) -> None:
     """Pairwise precision and recall of the ray backend on the labelled sets, beside local."""
     sys.path.insert(0, str(ROOT))
-    from cogevol.curation import CurationConfig
-    from cogevol.dedup.backends import dedup
+    from cogevol.dedup.engines import dedup
+    from cogevol.pipeline.curation import CurationConfig
     from cogevol.raydata.session import RayDataConfig
     from cogevol_samples.queries import labelled_set, pairwise_scores
 

@@ -22,10 +22,10 @@ import numpy as np
 import orjson
 from querygen import short_queries  # noqa: E402 (a sibling module: run as python benchmarks/dedup_speed.py)
 
+from cogevol.core.text import normalize, shingle_text
 from cogevol.dedup import simhash, tfidf
 from cogevol.dedup.ngrams import char_ngrams, multi_ngrams
 from cogevol.dedup.pipeline import DedupConfig
-from cogevol.text import normalize, shingle_text
 from cogevol_samples.queries import pairwise_scores
 
 

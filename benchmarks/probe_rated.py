@@ -20,8 +20,8 @@ import json
 from pathlib import Path
 
 from cogevol.checklist.planner import planner_from_params
-from cogevol.config import load_params
-from cogevol.logs import setup_logging
+from cogevol.core.config import load_params
+from cogevol.core.logs import setup_logging
 from cogevol_samples.page_agreement import agreement_report, probe_corpus
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from cogevol.checklist.planner import planner_from_params
-from cogevol.config import load_params
-from cogevol.logs import setup_logging
-from cogevol.tracking import stage_run
+from cogevol.core.config import load_params
+from cogevol.core.logs import setup_logging
+from cogevol.pipeline.tracking import stage_run
 from cogevol_samples.page_agreement import (
     ablation,
     agreement_report,

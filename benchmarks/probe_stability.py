@@ -18,8 +18,8 @@ import multiprocessing as mp
 import time
 from pathlib import Path
 
-from cogevol.config import load_params
-from cogevol.logs import setup_logging
+from cogevol.core.config import load_params
+from cogevol.core.logs import setup_logging
 from cogevol.scoring import ScoringSettings
 from cogevol.scoring.local import score_pages
 from cogevol_samples.page_agreement import load_labels

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cogevol.text import normalize, tokens
+from cogevol.core.text import normalize, tokens
 from cogevol_samples.queries import ShortQueries
 from cogevol_samples.traffic import html_slots, near_variant, render, slide_slots
 

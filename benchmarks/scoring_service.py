@@ -26,7 +26,7 @@ from pathlib import Path
 
 import httpx
 
-from cogevol.logs import setup_logging
+from cogevol.core.logs import setup_logging
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.scoring.http_client import HttpScorers
 from cogevol.scoring.service import ServeConfig, serve_in_background

@@ -23,11 +23,11 @@ from collections import defaultdict
 from pathlib import Path
 
 from cogevol.checklist.planner import ChecklistPlanner, PlannerConfig, planner_from_params
-from cogevol.config import load_params
-from cogevol.logs import setup_logging
-from cogevol.progress import Progress
+from cogevol.core.config import load_params
+from cogevol.core.logs import setup_logging
+from cogevol.core.progress import Progress
+from cogevol.pipeline.tracking import stage_run
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
-from cogevol.tracking import stage_run
 from cogevol_samples.page_agreement import load_labels
 
 ROOT = Path(__file__).resolve().parents[1]

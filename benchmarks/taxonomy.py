@@ -3,7 +3,7 @@
     python benchmarks/taxonomy.py [--slice data/taxonomy/slice_test.jsonl] [--source rules]
                                   [--throughput 20000] [--ray] [--out benchmarks/results/taxonomy.json]
 
-Agreement (cogevol.taxonomy.validation): L1, L2, L3, difficulty exact and within one tier, and
+Agreement (cogevol_samples.taxonomy_validation): L1, L2, L3, difficulty exact and within one tier, and
 language, overall and per language, with the most confused (gold, predicted) pairs. The slice
 files are described in data/taxonomy/README.md: tune on slice_dev.jsonl, report
 slice_test.jsonl.
@@ -30,10 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cogevol.config import from_dict, load_params  # noqa: E402
+from cogevol.core.config import from_dict, load_params  # noqa: E402
 from cogevol.taxonomy.classify import TaxonomyConfig, classify, label_one  # noqa: E402
 from cogevol.taxonomy.tree import load  # noqa: E402
-from cogevol.taxonomy.validation import agreement  # noqa: E402
+from cogevol_samples.taxonomy_validation import agreement  # noqa: E402
 
 
 def read(path: Path) -> list[dict]:

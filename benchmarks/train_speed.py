@@ -27,7 +27,7 @@ from pathlib import Path
 
 import psutil
 
-from cogevol.tracking import EXPERIMENT
+from cogevol.pipeline.tracking import EXPERIMENT
 from cogevol.train.synthetic import prompt_records, sft_dataset
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,14 +12,14 @@ import os
 import sys
 from pathlib import Path
 
+from cogevol.core.logs import setup_logging
 from cogevol.dedup.pipeline import DedupConfig
-from cogevol.logs import setup_logging
 from cogevol.traffic.mine import MineConfig
 
 
 def _where(a: argparse.Namespace):
     """Where a curation command runs: --engine / --ray-address over params.yaml `curation`."""
-    from cogevol.curation import CurationConfig
+    from cogevol.pipeline.curation import CurationConfig
 
     return CurationConfig.from_params(
         _all_params(getattr(a, "params", None)), a.engine, a.ray_address
@@ -27,7 +27,7 @@ def _where(a: argparse.Namespace):
 
 
 def _cmd_dedup(a: argparse.Namespace) -> int:
-    from cogevol.dedup.backends import dedup
+    from cogevol.dedup.engines import dedup
     from cogevol.dedup.records import RecordError
 
     cfg = DedupConfig(
@@ -71,7 +71,7 @@ def _add_dedup(sub) -> None:
 
 
 def _cmd_mine(a: argparse.Namespace) -> int:
-    from cogevol.traffic.backends import mine
+    from cogevol.traffic.engines import mine
     from cogevol.traffic.readers import InputError
 
     try:
@@ -109,8 +109,8 @@ def _add_mine(sub) -> None:
 
 
 def _cmd_filter(a: argparse.Namespace) -> int:
-    from cogevol import shards
-    from cogevol.curate.backends import filter_requests
+    from cogevol.core import shards
+    from cogevol.curate.engines import filter_requests
 
     cfg = _all_params(a.params).get("filter", {})
     if a.method:
@@ -151,7 +151,7 @@ def _read_files(command: str, paths: list[str]) -> list[tuple[str, str]] | None:
 def _all_params(path: str | None) -> dict:
     """params.yaml (or --params) when there is one: the CLI runs anywhere, params or not."""
     if path or Path("params.yaml").exists():
-        from cogevol.config import load_params
+        from cogevol.core.config import load_params
 
         return load_params(path)
     return {}
@@ -484,7 +484,7 @@ def _add_traffic(sub) -> None:
 def _knob(key: str) -> str:
     """An option's help: its params.yaml comment, the one place the knob is explained, and the
     key it overrides."""
-    from cogevol.config import knob_help
+    from cogevol.core.config import knob_help
 
     text = knob_help(key)
     return f"{text} (default: params.yaml {key})".replace("%", "%%").lstrip()
@@ -500,7 +500,7 @@ def _cmd_classify(a: argparse.Namespace) -> int:
     some of its lines could not (each reported in its place with the reason)."""
     from dataclasses import replace
 
-    from cogevol.config import from_dict
+    from cogevol.core.config import from_dict
     from cogevol.taxonomy.classify import TaxonomyConfig, classify
     from cogevol.taxonomy.records import InputError, read_items
 
@@ -624,7 +624,7 @@ def _cmd_preflight(a) -> int:
     """Exit 0: the run can go as planned; 2: it cannot (every problem printed with its knob)."""
     import yaml
 
-    from cogevol.config import load_profile, with_overrides
+    from cogevol.core.config import load_profile, with_overrides
     from cogevol.preflight import environment as env
     from cogevol.preflight.plan import plan
 

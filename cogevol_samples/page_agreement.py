@@ -178,7 +178,7 @@ async def probe_corpus(
     scorers, its checklist planned by `planner` (a PlannerConfig): file -> the verdict's record.
     A `.html` file is the page; a `.txt` file is a model's whole answer, prose and fences kept."""
     from cogevol.checklist.planner import ChecklistPlanner
-    from cogevol.progress import Progress
+    from cogevol.core.progress import Progress
     from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 
     items = [

@@ -93,7 +93,7 @@ def run_stages(name: str, stages: tuple[str, ...], repo: str = ".", retries: dic
     retries = {**DEFAULT_RETRIES, **(retries or {})}
     extra = dict(env or {})
     if track and os.environ.get("COGEVOL_TRACKING", "1") != "0":
-        from cogevol.tracking import start_pipeline_run
+        from cogevol.pipeline.tracking import start_pipeline_run
 
         cwd = os.getcwd()
         try:

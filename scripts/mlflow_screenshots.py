@@ -26,8 +26,8 @@ import httpx
 import mlflow
 
 from cogevol.browser.pool import find_chromium
+from cogevol.pipeline.tracking import EXPERIMENT, KIND_TAG, REGISTERED_MODEL, STAGE_TAG
 from cogevol.scoring.service import free_port
-from cogevol.tracking import EXPERIMENT, KIND_TAG, REGISTERED_MODEL, STAGE_TAG
 
 
 def newest(client, exp_id: str, filter_string: str):

@@ -30,7 +30,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cogevol.config import merge_profile  # noqa: E402
+from cogevol.core.config import merge_profile  # noqa: E402
 from cogevol.train.synthetic import prompt_records, sft_dataset  # noqa: E402
 
 # small enough for 2 cores: a few SFT steps, 2 GRPO steps of 2 requests x 4 completions

@@ -30,8 +30,8 @@ from cogevol.checklist.planner import (
     read_replay,
     replay_line,
 )
-from cogevol.config import from_dict, load_params
-from cogevol.logs import setup_logging
+from cogevol.core.config import from_dict, load_params
+from cogevol.core.logs import setup_logging
 
 
 def main() -> int:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from cogevol import shards
-from cogevol.config import from_dict
-from cogevol.curation import CurationConfig
-from cogevol.dedup.backends import dedup
+from cogevol.core import shards
+from cogevol.core.config import from_dict
+from cogevol.dedup.engines import dedup
 from cogevol.dedup.pipeline import DedupConfig
-from cogevol.plots import histogram
-from cogevol.stage_io import stage_args, start, write_csv, write_metrics
-from cogevol.tracking import stage_run
+from cogevol.pipeline.curation import CurationConfig
+from cogevol.pipeline.plots import histogram
+from cogevol.pipeline.stage_io import stage_args, start, write_csv, write_metrics
+from cogevol.pipeline.tracking import stage_run
 
 
 def main() -> None:

@@ -13,10 +13,10 @@ from cogevol.distill.pipeline import (
     summarise,
     write_outputs,
 )
-from cogevol.plots import histogram
+from cogevol.pipeline.plots import histogram
+from cogevol.pipeline.stage_io import stage_args, start, write_csv, write_metrics
+from cogevol.pipeline.tracking import stage_run
 from cogevol.scoring import open_scorers
-from cogevol.stage_io import stage_args, start, write_csv, write_metrics
-from cogevol.tracking import stage_run
 
 
 def main() -> None:

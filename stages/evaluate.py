@@ -3,10 +3,10 @@ reward-human agreement on the ratings file."""
 
 from __future__ import annotations
 
-from cogevol.config import from_dict
+from cogevol.core.config import from_dict
 from cogevol.evaluate.stage import EvalConfig, evaluate
-from cogevol.stage_io import start, write_csv, write_metrics
-from cogevol.tracking import stage_run
+from cogevol.pipeline.stage_io import start, write_csv, write_metrics
+from cogevol.pipeline.tracking import stage_run
 
 
 def main() -> None:

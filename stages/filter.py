@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from cogevol.checklist.planner import planner_from_params
-from cogevol.config import from_dict
-from cogevol.curate.backends import filter_requests
-from cogevol.curation import CurationConfig
-from cogevol.plots import bar_panels, barh
-from cogevol.stage_io import stage_args, start, write_csv, write_metrics
+from cogevol.core.config import from_dict
+from cogevol.curate.engines import filter_requests
+from cogevol.pipeline.curation import CurationConfig
+from cogevol.pipeline.plots import bar_panels, barh
+from cogevol.pipeline.stage_io import stage_args, start, write_csv, write_metrics
+from cogevol.pipeline.tracking import stage_run
 from cogevol.taxonomy.classify import TaxonomyConfig
-from cogevol.tracking import stage_run
 
 STRATA_CSV = (
     "filter_strata.csv"  # beside the reasons CSV: kept prompts per L1, L2, difficulty, language

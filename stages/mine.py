@@ -5,12 +5,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from cogevol.config import from_dict
-from cogevol.curation import CurationConfig
-from cogevol.plots import barh
-from cogevol.stage_io import stage_args, start, write_metrics
-from cogevol.tracking import stage_run
-from cogevol.traffic.backends import mine
+from cogevol.core.config import from_dict
+from cogevol.pipeline.curation import CurationConfig
+from cogevol.pipeline.plots import barh
+from cogevol.pipeline.stage_io import stage_args, start, write_metrics
+from cogevol.pipeline.tracking import stage_run
+from cogevol.traffic.engines import mine
 from cogevol.traffic.mine import MineConfig
 
 

@@ -13,9 +13,9 @@ import argparse
 import json
 from pathlib import Path
 
+from cogevol.pipeline.stage_io import start
 from cogevol.scoring.fingerprint import fingerprint_parts, settings_part
 from cogevol.scoring.local import ScoringSettings
-from cogevol.stage_io import start
 
 
 def main() -> None:

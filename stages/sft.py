@@ -6,9 +6,9 @@ tokenizer also learns from (model.base: tiny).
 
 from __future__ import annotations
 
+from cogevol.pipeline.stage_io import stage_args, start, write_csv, write_metrics
+from cogevol.pipeline.tracking import stage_run
 from cogevol.preflight.plan import check_stage
-from cogevol.stage_io import stage_args, start, write_csv, write_metrics
-from cogevol.tracking import stage_run
 from cogevol.train.distributed import quiet_other_ranks
 from cogevol.train.stages import sft_stage
 

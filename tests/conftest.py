@@ -109,7 +109,7 @@ def tracking(tmp_path):
     without an artifact location MLflow would write them to ./mlruns of the repository."""
     import mlflow
 
-    from cogevol.tracking import EXPERIMENT, tracking_uri
+    from cogevol.pipeline.tracking import EXPERIMENT, tracking_uri
 
     mlflow.set_tracking_uri(tracking_uri())
     mlflow.MlflowClient().create_experiment(EXPERIMENT, artifact_location=(tmp_path / "artifacts").as_uri())

@@ -108,7 +108,7 @@ def test_every_public_error_derives_from_one_base():
 PUBLIC = {
     "cogevol.browser": ["BrowserConfig", "BrowserPool", "PageHung", "find_chromium"],
     "cogevol.checklist": ["CHECKS", "MAX_MENTIONS", "VERSION", "Check", "CheckResult", "Checklist", "PageFacts",
-                          "RequestFit", "checklist_for", "detect_language", "fulfilment", "latin_words", "lexicon",
+                          "RequestFit", "checklist_for", "fulfilment", "latin_words", "lexicon",
                           "plan_rules", "request_fit", "run_check", "run_checklist"],
     "cogevol.probe": ["Control", "ProbeConfig", "ProbeResult", "probe_html"],
     "cogevol.scoring": ["Score", "ScoreItem", "Scorers", "ScoringConfig", "ScoringSettings", "open_scorers"],
@@ -141,7 +141,7 @@ def test_a_module_lists_in_all_only_what_it_defines():
 
 
 def test_the_reward_reads_requests_without_the_traffic_miner():
-    """The reward, the checklist and the probe read request words from cogevol.request_lexicon,
+    """The reward, the checklist and the probe read request words from cogevol.core.request_lexicon,
     below both them and the miner: nothing they import, directly or not, is cogevol.traffic."""
     g = graph()
     for root in [m for m in MODULES if m.startswith(("cogevol.rewards", "cogevol.checklist", "cogevol.probe"))]:
@@ -194,3 +194,23 @@ def test_the_training_code_imports_without_playwright():
                 if target.startswith("cogevol"):
                     todo.append(target)
     assert "cogevol.train.grpo" in seen and "cogevol.scoring.types" in seen
+
+
+def test_the_bottom_layers_import_nothing_above_them():
+    """core/ stands on nothing else of cogevol, and llm/ on core/ alone: either can be read, tested
+    and reused without the stages, the rewards or the browser."""
+    allowed = {"cogevol.core": ("cogevol.core",), "cogevol.llm": ("cogevol.core", "cogevol.llm")}
+    bad = [
+        f"{m} -> {target}"
+        for m, path in MODULES.items()
+        for layer, ok in allowed.items()
+        if m == layer or m.startswith(layer + ".")
+        for target, _ in imports(path)
+        if target != "cogevol" and not target.startswith(tuple(o + "." for o in ok) + ok)
+    ]
+    assert bad == []
+
+
+def test_the_root_holds_only_the_command_and_the_prompts():
+    """Everything else lives in a package that names its layer (README: Layout)."""
+    assert sorted(p.name for p in PKG.glob("*.py")) == ["__init__.py", "cli.py", "prompts.py"]

@@ -13,16 +13,16 @@ from dataclasses import MISSING, fields, is_dataclass
 import yaml
 
 from cogevol.cli import build_parser
-from cogevol.config import knob_comments
-from cogevol.dag import NO_CLASS, configs
+from cogevol.core.config import knob_comments
 from cogevol.distill.teacher import TeacherConfig
+from cogevol.pipeline.dag import NO_CLASS, configs
 from cogevol.rewards.html import DEFAULT_WEIGHTS
 from cogevol.rewards.slide import DEFAULT_WEIGHTS as SLIDE_WEIGHTS
 from tests.conftest import REPO
 
 PARAMS = yaml.safe_load((REPO / "params.yaml").read_text())
 
-# (path in params.yaml, dataclass), declared once in cogevol/dag.py; keys a class does not have
+# (path in params.yaml, dataclass), declared once in cogevol/pipeline/dag.py; keys a class does not have
 # are other code's (checked elsewhere)
 PAIRS = sorted(configs().items())
 
@@ -101,7 +101,7 @@ def commented_fields(path: str, cls) -> list[str]:
 
 def test_each_knob_is_explained_once_in_params_yaml():
     """A knob's comment lives in params.yaml only: its dataclass field has none (a second copy
-    drifts), and the CLI's help is read from params.yaml (cogevol.config.knob_help)."""
+    drifts), and the CLI's help is read from params.yaml (cogevol.core.config.knob_help)."""
     assert [m for path, cls in PAIRS for m in commented_fields(path, cls)] == []
 
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from cogevol.cli import main
-from cogevol.config import (
+from cogevol.core.config import (
     RENAMED,
     RenamedKey,
     check_renamed,
@@ -15,8 +15,8 @@ from cogevol.config import (
     load_params,
     with_overrides,
 )
-from cogevol.curation import CurationConfig
 from cogevol.distill.teacher import TeacherConfig
+from cogevol.pipeline.curation import CurationConfig
 from cogevol.scoring.transports import ScoringConfig
 
 

@@ -22,7 +22,7 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from cogevol.errors import CogevolError
+from cogevol.core.errors import CogevolError
 
 log = logging.getLogger(__name__)
 

@@ -26,15 +26,14 @@ Each check, run against an answer, is `met`, `unmet` or `unverifiable`, with a r
 unverifiable check (a scene with no text to read the language from, a control the budget left
 undriven) is never counted against the answer.
 
-Two planners write the same format: `plan_rules` (offline, always available; the lexicon in
-lexicon.yaml covers the eight traffic languages) and an LLM planner through the teacher
-endpoint or its replay file (cogevol.checklist.planner). Checklists are planned once per
-prompt and stored with it; the scorers plan with the rules when an item comes without one.
+Two planners write the same format: `plan_rules` (offline, always available; the lexicon
+in cogevol/core/lexicons/checklist.yaml covers the eight traffic languages) and an LLM planner
+through the teacher endpoint or its replay file (cogevol.checklist.planner). Checklists are planned
+once per prompt and stored with it; the scorers plan with the rules when an item comes without one.
 
 The public names, one import path each: `from cogevol.checklist import plan_rules, run_checklist`.
 """
 
-from cogevol.checklist.language import detect_language
 from cogevol.checklist.lexicon import lexicon
 from cogevol.checklist.model import (
     CHECKS,
@@ -59,7 +58,6 @@ __all__ = [
     "PageFacts",
     "RequestFit",
     "checklist_for",
-    "detect_language",
     "fulfilment",
     "latin_words",
     "lexicon",

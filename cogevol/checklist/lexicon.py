@@ -1,20 +1,21 @@
-"""The checklist lexicon (lexicon.yaml, eight traffic languages): control, key, count, purpose and
-slide-element cues, request vocabulary and function words, compiled once."""
+"""The checklist lexicon (cogevol/core/lexicons/checklist.yaml, eight traffic languages):
+control, key, count, purpose and slide-element cues, request vocabulary and function words,
+compiled once."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import yaml
 
 from cogevol.checklist.scaffold import Scaffold
 from cogevol.checklist.scripts import CJK_RUN, cue_rx
-from cogevol.request_lexicon import normalise
+from cogevol.core import lexicons
+from cogevol.core.request_lexicon import normalise
 
-LEXICON_PATH = Path(__file__).with_name("lexicon.yaml")
+LEXICON_PATH = lexicons.path("checklist")
 
 
 # "No controls, no interactivity": what follows is what the page goes without; not "no more

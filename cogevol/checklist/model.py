@@ -7,8 +7,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from cogevol.checklist.language import page_language
-from cogevol.request_lexicon import normalise
+from cogevol.core.langid import page_language
+from cogevol.core.request_lexicon import normalise
 
 VERSION = 1
 CHECKS = (

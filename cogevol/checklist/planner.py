@@ -37,8 +37,8 @@ from pathlib import Path
 
 from cogevol.checklist import CHECKS, MAX_MENTIONS, Check, Checklist, lexicon, plan_rules
 from cogevol.checklist.rules import dictated_words
-from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
-from cogevol.request_lexicon import normalise
+from cogevol.core.request_lexicon import normalise
+from cogevol.llm.client import EndpointConfig, EndpointError, parse_json_object
 
 log = logging.getLogger(__name__)
 
@@ -321,7 +321,7 @@ def parse_plan(reply: str, modality: str, request: str = "", source: str = "llm"
 @dataclass(kw_only=True)
 class PlannerConfig(EndpointConfig):
     """params.yaml `checklist`: which planner writes each prompt's checklist (module docstring),
-    and for `openai` the endpoint (the fields of cogevol.judge.client.EndpointConfig)."""
+    and for `openai` the endpoint (the fields of cogevol.llm.client.EndpointConfig)."""
 
     source: str = "replay"
     replay_path: str = "data/checklists/replay.jsonl"
@@ -345,7 +345,7 @@ class PlannerConfig(EndpointConfig):
 def planner_from_params(params: dict, rules_only: bool = False) -> PlannerConfig:
     """The planner params.yaml's `checklist` group names (strictly loaded); `rules_only`: the
     rules planner (benchmarks' baseline)."""
-    from cogevol.config import from_dict
+    from cogevol.core.config import from_dict
 
     return (
         PlannerConfig(source="rules")
@@ -438,8 +438,8 @@ class ChecklistPlanner:
         self._replay = read_replay(cfg.replay_path) if cfg.source == "replay" else None
         self._client = None
         if cfg.source == "openai":
-            from cogevol.judge.aclient import AsyncChatClient
-            from cogevol.judge.cache import DiskCache
+            from cogevol.llm.aclient import AsyncChatClient
+            from cogevol.llm.cache import DiskCache
 
             self._client = AsyncChatClient(cfg, cache=DiskCache(cfg.cache_dir), transport=transport)
 
@@ -498,7 +498,7 @@ class ChecklistPlanner:
     async def plan_many(self, items: list[tuple[str, str]]) -> list[Checklist]:
         """(request, modality) pairs -> their checklists, in order; an identical pair is planned
         once."""
-        from cogevol.progress import Progress
+        from cogevol.core.progress import Progress
 
         unique = list(dict.fromkeys(items))
         progress = Progress("checklists: planned", total=len(unique), unit="requests")

@@ -6,7 +6,6 @@ import re
 from functools import lru_cache
 
 import cogevol.checklist.subjects as subjects
-from cogevol.checklist.language import detect_language
 from cogevol.checklist.lexicon import Lexicon, lexicon
 from cogevol.checklist.model import MAX_MENTIONS, Check, Checklist
 from cogevol.checklist.scripts import (
@@ -18,7 +17,8 @@ from cogevol.checklist.scripts import (
     latin_words,
     strip_accents,
 )
-from cogevol.request_lexicon import PLACEHOLDER, SELF_INTRODUCTIONS, normalise
+from cogevol.core.langid import language
+from cogevol.core.request_lexicon import PLACEHOLDER, SELF_INTRODUCTIONS, normalise
 
 # code in a request: `spans`, camelCase and snake_case names, words with digits (2d, 500px, h1),
 # file names, colours and comparisons ("Framer-like")
@@ -339,7 +339,7 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
     if not normalise(request):
         return Checklist((), "rules", "")
     lex = lexicon()
-    lang = detect_language(request, min_letters=6) or "en"
+    lang = language(request or "", 6) or "en"
     # what the request says about the answer's form (a template's constraints, output format,
     # grading) is not what the page shows
     request = lex.scaffold.content(request)

@@ -10,7 +10,7 @@ import cogevol.checklist.subjects as subjects
 from cogevol.checklist.lexicon import lexicon
 from cogevol.checklist.model import Check, Checklist, CheckResult, PageFacts
 from cogevol.checklist.scripts import CJK_RUN, ELISION, ending_added, latin_words, strip_accents
-from cogevol.request_lexicon import normalise
+from cogevol.core.request_lexicon import normalise
 
 
 def _tokens(text: str) -> set[str]:

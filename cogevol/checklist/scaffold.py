@@ -4,7 +4,8 @@ Real traffic pastes prompt templates around the task: a role-play opening ("你�
 模型"), hard constraints (one file, at most 180 lines, no CDN), an output format (design notes
 first, then one code block) and grading criteria. Read as content, every one of those words
 becomes a thing the page must show, and a page that does exactly what was asked is priced as if
-it were about something else. The words live in lexicon.yaml (`scaffold_*`, eight languages).
+it were about something else. The words live in cogevol/core/lexicons/checklist.yaml
+(`scaffold_*`, eight languages).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 
 from cogevol.checklist.scripts import CJK_RUN, cue_rx
-from cogevol.request_lexicon import normalise
+from cogevol.core.request_lexicon import normalise
 
 # a section header on a line of its own: "## Output format", "**Constraints**", "Constraints:",
 # "评分重点：" (a bracketed one, "[硬约束] ...", may have text after it: _BRACKET)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from cogevol.request_lexicon import normalise
+from cogevol.core.request_lexicon import normalise
 
 HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 KANA = re.compile(r"[\u3040-\u30ff]")

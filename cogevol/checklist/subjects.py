@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from cogevol.checklist.scripts import CJK_RUN, strip_accents
-from cogevol.request_lexicon import normalise
+from cogevol.core.request_lexicon import normalise
 
 SUBJECTS_PATH = Path(__file__).with_name("subjects.yaml")
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from cogevol.curate.axes import AUTO_REJECT_AXES, AXES, COUNT, judge_lines
 from cogevol.curate.base import JUDGE, Verdict
-from cogevol.judge.aclient import AsyncChatClient
-from cogevol.judge.cache import DiskCache
-from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
+from cogevol.llm.aclient import AsyncChatClient
+from cogevol.llm.cache import DiskCache
+from cogevol.llm.client import EndpointConfig, EndpointError, parse_json_object
 
 log = logging.getLogger(__name__)
 

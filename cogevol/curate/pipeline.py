@@ -15,14 +15,14 @@ from pathlib import Path
 
 import orjson
 
-from cogevol import shards
 from cogevol.checklist.planner import PlannerConfig, plan_checklists
-from cogevol.config import from_dict
+from cogevol.core import shards
+from cogevol.core.config import from_dict
+from cogevol.core.progress import Progress
 from cogevol.curate.axes import AXES
 from cogevol.curate.base import Verdict
 from cogevol.curate.rules import default_filters
-from cogevol.progress import Progress
-from cogevol.stage_counts import add_counts
+from cogevol.pipeline.stage_counts import add_counts
 from cogevol.taxonomy.classify import TaxonomyConfig, classify
 from cogevol.taxonomy.difficulty import LEVELS
 

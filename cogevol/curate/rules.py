@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from cogevol.core.text import tokens
 from cogevol.curate.base import Axis, Filter, PatternFilter
 from cogevol.dedup.verify import FILLER, FILLER_CJK
-from cogevol.text import tokens
 from cogevol.traffic import pii
 from cogevol.traffic.classify import classify
 

@@ -1,5 +1,5 @@
 """The distributed dedup's results per node and per row, and the part files written per chunk:
-partition functions of cogevol/dedup/ray_backend.py, like steps.py. The files have the columns
+partition functions of cogevol/dedup/ray_engine.py, like steps.py. The files have the columns
 and the cell formatting of audit.write_audit, so that a chunk's parts, read in order, hold the
 same rows as the in-process files.
 """
@@ -10,7 +10,7 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from cogevol import shards
+from cogevol.core import shards
 from cogevol.dedup.audit import audit_headers, fmt_score
 from cogevol.dedup.records import raw_records
 from cogevol.raydata.exchange import Tables, column, positions, strings

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cogevol import shards
+from cogevol.core import shards
 from cogevol.dedup.pipeline import DedupResult
 
 FILES = (

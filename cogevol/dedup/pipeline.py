@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from cogevol.core.text import normalize, shingle_text
 from cogevol.dedup import cluster, simhash, tfidf
 from cogevol.dedup.ngrams import char_ngrams, multi_ngrams
 from cogevol.dedup.verify import verify_pairs
-from cogevol.text import normalize, shingle_text
 
 log = logging.getLogger(__name__)
 

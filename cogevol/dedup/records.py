@@ -11,10 +11,10 @@ from pathlib import Path
 
 import orjson
 
-from cogevol import shards
+from cogevol.core import shards
+from cogevol.core.errors import CogevolError
 from cogevol.dedup.audit import write_audit
 from cogevol.dedup.pipeline import DedupConfig, DedupResult, dedup
-from cogevol.errors import CogevolError
 
 log = logging.getLogger(__name__)
 

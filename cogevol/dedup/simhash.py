@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from cogevol.hashing import splitmix64
+from cogevol.core.hashing import splitmix64
 
 BITS = 64
 

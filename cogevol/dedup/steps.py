@@ -1,4 +1,4 @@
-"""What one partition of each distributed dedup step computes (cogevol/dedup/ray_backend.py
+"""What one partition of each distributed dedup step computes (cogevol/dedup/ray_engine.py
 runs them through cogevol.raydata.exchange). Plain functions of Arrow tables, so each is
 tested without Ray against the in-process pass it mirrors.
 
@@ -15,12 +15,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import scipy.sparse as sp
 
+from cogevol.core.hashing import splitmix64
+from cogevol.core.text import normalize, shingle_text
 from cogevol.dedup import simhash, tfidf
 from cogevol.dedup.ngrams import char_ngrams, multi_ngrams
 from cogevol.dedup.verify import verify_pairs
-from cogevol.hashing import splitmix64
 from cogevol.raydata.exchange import Tables, column, keys_of_strings, positions, strings
-from cogevol.text import normalize, shingle_text
 
 I64, U64, F64 = pa.int64(), pa.uint64(), pa.float64()
 PAIR_SCHEMA = pa.schema([("lo", I64), ("hi", I64), ("score", F64)])

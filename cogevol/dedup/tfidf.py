@@ -27,7 +27,7 @@ import logging
 import numpy as np
 import scipy.sparse as sp
 
-from cogevol.parallel import fork_map
+from cogevol.core.parallel import fork_map
 
 log = logging.getLogger(__name__)
 

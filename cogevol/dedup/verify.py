@@ -23,8 +23,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from cogevol.parallel import fork_map
-from cogevol.text import is_cjk_token, numbers, tokens
+from cogevol.core.parallel import fork_map
+from cogevol.core.text import is_cjk_token, numbers, tokens
 
 FILLER = frozenset(
     """

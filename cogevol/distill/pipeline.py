@@ -20,10 +20,10 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
-from cogevol import shards
-from cogevol.config import from_dict
+from cogevol.core import shards
+from cogevol.core.config import from_dict
+from cogevol.core.progress import Progress
 from cogevol.distill.teacher import NOT_IN_REPLAY, Candidate, TeacherConfig, make_teacher
-from cogevol.progress import Progress
 from cogevol.prompts import system_prompt
 from cogevol.scoring.extract import extract_html
 from cogevol.scoring.types import Score, ScoreItem

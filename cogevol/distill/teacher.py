@@ -1,7 +1,7 @@
-"""Teacher backends: K candidate answers per prompt, from a live model or from a replay file.
+"""Teacher sources: K candidate answers per prompt, from a live model or from a replay file.
 
 `openai`: any OpenAI-compatible endpoint (a vLLM server from infra/vllm, or a hosted API), async
-with a concurrency limit, a rate limit and retries (cogevol.judge.aclient). Every answer is
+with a concurrency limit, a rate limit and retries (cogevol.llm.aclient). Every answer is
 cached on disk under a key of teacher name, model, messages, sampling parameters and candidate
 index, so a rerun or a run killed midway asks only what it has not been answered yet.
 `replay`: answers read from a JSONL file (data/teachers/replay.jsonl in the embedded default:
@@ -17,8 +17,8 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cogevol.config import from_dict
-from cogevol.judge.client import EndpointConfig, EndpointError
+from cogevol.core.config import from_dict
+from cogevol.llm.client import EndpointConfig, EndpointError
 
 log = logging.getLogger(__name__)
 NOT_IN_REPLAY = "not in the replay file"
@@ -27,7 +27,7 @@ NOT_IN_REPLAY = "not in the replay file"
 @dataclass(kw_only=True)
 class TeacherConfig(EndpointConfig):
     """One teacher (params.yaml: distill.teachers[]): a replay file, or an OpenAI-compatible
-    endpoint (the fields of cogevol.judge.client.EndpointConfig, with a teacher's defaults)."""
+    endpoint (the fields of cogevol.llm.client.EndpointConfig, with a teacher's defaults)."""
 
     name: str
     source: str = "replay"  # replay | openai
@@ -96,8 +96,8 @@ class ReplayTeacher:
 
 class OpenAITeacher:
     def __init__(self, cfg: TeacherConfig, transport=None):
-        from cogevol.judge.aclient import AsyncChatClient
-        from cogevol.judge.cache import DiskCache
+        from cogevol.llm.aclient import AsyncChatClient
+        from cogevol.llm.cache import DiskCache
 
         self.cfg = cfg
         self.client = AsyncChatClient(cfg, cache=DiskCache(cfg.cache_dir), transport=transport)

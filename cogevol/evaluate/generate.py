@@ -18,8 +18,8 @@ import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from cogevol.judge.client import EndpointConfig
-from cogevol.progress import Progress
+from cogevol.core.progress import Progress
+from cogevol.llm.client import EndpointConfig
 from cogevol.prompts import system_prompt
 
 log = logging.getLogger(__name__)
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 @dataclass(kw_only=True)
 class SystemConfig(EndpointConfig):
     """One system under evaluation (params.yaml: evaluate.systems[]): a local checkpoint, or an
-    OpenAI-compatible endpoint (the fields of cogevol.judge.client.EndpointConfig; temperature
+    OpenAI-compatible endpoint (the fields of cogevol.llm.client.EndpointConfig; temperature
     and max_tokens come from the evaluate group)."""
 
     name: str
@@ -148,9 +148,9 @@ async def generate_openai(
 ) -> list[str | None]:
     """Completions from an OpenAI-compatible endpoint; None (with a warning) where the endpoint
     gave no answer after its retries, so the report can count it instead of scoring silence."""
-    from cogevol.judge.aclient import AsyncChatClient
-    from cogevol.judge.cache import DiskCache
-    from cogevol.judge.client import EndpointError
+    from cogevol.llm.aclient import AsyncChatClient
+    from cogevol.llm.cache import DiskCache
+    from cogevol.llm.client import EndpointError
 
     cfg = replace(system, temperature=temperature, max_tokens=max_new_tokens, timeout_s=600)
     async with AsyncChatClient(cfg, cache=DiskCache(cache_dir) if cache_dir else None) as client:

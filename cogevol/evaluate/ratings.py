@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cogevol.errors import CogevolError
+from cogevol.core.errors import CogevolError
 from cogevol.evaluate.agreement import Correlation, correlate
 
 
@@ -127,7 +127,7 @@ async def score_artifacts(
         )
         for a in names
     ]
-    from cogevol.progress import Progress
+    from cogevol.core.progress import Progress
 
     progress = Progress("evaluate: scored rated artifacts", total=len(batch), unit="artifacts")
     out: dict[str, dict] = {}

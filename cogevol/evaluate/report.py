@@ -15,7 +15,7 @@ import io
 import logging
 from pathlib import Path
 
-from cogevol.plots import plt
+from cogevol.pipeline.plots import plt
 
 log = logging.getLogger(__name__)
 HEADLINE = ("overall", "html_score", "slide_score", "hard_fails", "render_failures")
@@ -118,8 +118,8 @@ def log_manager_view(
     curves: dict[str, str],
     datasets: dict[str, tuple[list[dict], str]],
 ) -> None:
-    """Everything above on `run` (a cogevol.tracking.StageRun). `checkpoints`: system -> path;
-    `curves`: GRPO stage -> its reward CSV; `datasets`: name -> (rows, source)."""
+    """Everything above on `run` (a cogevol.pipeline.tracking.StageRun). `checkpoints`: system ->
+    path; `curves`: GRPO stage -> its reward CSV; `datasets`: name -> (rows, source)."""
     if run is None or not run.active:
         return
     run.log_figure(table_figure(summary), "evaluate/0_comparison.png")

@@ -13,8 +13,8 @@ import asyncio
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from cogevol.core.progress import Progress
 from cogevol.evaluate.suites import SuiteItem
-from cogevol.progress import Progress
 from cogevol.scoring.types import Score, ScoreItem
 
 
@@ -242,7 +242,7 @@ def _columns(summary: dict, k: str) -> list[str]:
 
 def strata_figure(summary: dict):
     """Systems x strata heat maps (score 0-100) per L2 domain, difficulty and language."""
-    from cogevol.plots import heatmaps
+    from cogevol.pipeline.plots import heatmaps
 
     systems = list(summary)
     panels = {}

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from cogevol.errors import CogevolError
+from cogevol.core.errors import CogevolError
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,2 @@
-"""LLM / VLM judges behind an OpenAI-compatible endpoint (vLLM server or a hosted API)."""
+"""The VLM judges, group picks and rubrics; every endpoint call goes through cogevol.llm (the
+OpenAI-compatible client, a vLLM server or a hosted API)."""

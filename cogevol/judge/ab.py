@@ -14,9 +14,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cogevol.judge.aclient import image_part
-from cogevol.judge.client import parse_json_object
 from cogevol.judge.vlm import VerdictFormatError, VisionJudge
+from cogevol.llm.aclient import image_part
+from cogevol.llm.client import parse_json_object
 
 AB_SHAPE = '{"winner": "A" | "B" | "tie", "reason": "<one sentence>"}'
 

@@ -21,9 +21,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from cogevol.judge.aclient import image_part
-from cogevol.judge.client import parse_json_object
 from cogevol.judge.vlm import VerdictFormatError, VisionJudge, _number
+from cogevol.llm.aclient import image_part
+from cogevol.llm.client import parse_json_object
 
 log = logging.getLogger(__name__)
 

@@ -25,9 +25,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
-from cogevol.judge.aclient import image_part
-from cogevol.judge.client import parse_json_object
 from cogevol.judge.vlm import GroupPickConfig, JudgeError, VerdictFormatError, VisionJudge
+from cogevol.llm.aclient import image_part
+from cogevol.llm.client import parse_json_object
 
 PICK_SHAPE = (
     '{"reason": "<one sentence on the group, then one per page picked>", "good": [<numbers>], '

@@ -26,11 +26,11 @@ from typing import Any, Literal
 
 import httpx
 
-from cogevol.config import from_dict
-from cogevol.errors import CogevolError
-from cogevol.judge.aclient import AsyncChatClient, image_part
-from cogevol.judge.cache import DiskCache, SingleFlight
-from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
+from cogevol.core.config import from_dict
+from cogevol.core.errors import CogevolError
+from cogevol.llm.aclient import AsyncChatClient, image_part
+from cogevol.llm.cache import DiskCache, SingleFlight
+from cogevol.llm.client import EndpointConfig, EndpointError, parse_json_object
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +206,7 @@ class AnchorConfig:
 
 @dataclass(kw_only=True)
 class JudgeConfig(EndpointConfig):
-    """The `judge:` group of params.yaml: an endpoint (cogevol.judge.client.EndpointConfig: URL,
+    """The `judge:` group of params.yaml: an endpoint (cogevol.llm.client.EndpointConfig: URL,
     model, key env var, sampling, retries, concurrency) plus what the judge adds. The key never
     appears here: only its env var's name."""
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
-from cogevol.config import from_dict
+from cogevol.core.config import from_dict
 from cogevol.preflight.problems import Problem
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "0.0.0.0"}

@@ -13,8 +13,8 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cogevol.config import from_dict
-from cogevol.errors import CogevolError
+from cogevol.core.config import from_dict
+from cogevol.core.errors import CogevolError
 from cogevol.preflight import environment as env
 from cogevol.preflight import timing
 from cogevol.preflight.batch import SFTBatch, grpo_batch
@@ -479,7 +479,7 @@ def nearest_layout(
     """The first fallback profile that plans on this hardware, as it is or with the GRPO batch
     re-divided over these ranks: {"profile", "overrides"} (overrides in `-S` syntax), or None.
     A refusal then names a layout that runs, not only the knob that broke."""
-    from cogevol.config import load_profile, with_overrides
+    from cogevol.core.config import load_profile, with_overrides
 
     for name in FALLBACK_PROFILES:
         params = load_profile(name)

@@ -11,7 +11,7 @@ Steps (a flow check's `steps`): `type` TEXT into a field (`into`: text, a field 
 search box when there is one; or search, a search field first), `fill` every empty field with
 TEXT (a page with no field but keys labelled with TEXT's characters, a keypad calculator, gets
 TEXT on its keys), `click` the control whose label holds a word of a label group
-(cogevol/checklist/lexicon.yaml flow_labels; `or_key`: press that key in the last field typed
+(cogevol/core/lexicons/checklist.yaml flow_labels; `or_key`: press that key in the last field typed
 into when there is none), `press` a key, `wait` MS. Expectations (`expect`), after the last
 step, against the first state: TEXT `appears`, TEXT `disappears`, the visible text `changes`.
 A flow is met, unmet (with the step or expectation that failed) or unverifiable (the budget ran
@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable
 
-from cogevol.errors import CogevolError
+from cogevol.core.errors import CogevolError
 from cogevol.probe.budget import Budget
 from cogevol.probe.config import Control, ProbeConfig
 from cogevol.probe.session import Session

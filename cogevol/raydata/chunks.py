@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from cogevol import shards
+from cogevol.core import shards
 
 OFFSET_BITS = 40  # offsets up to 1 TiB per file; 2^23 files
 SPLITTABLE = "jsonl"

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pyarrow as pa
 
-from cogevol.hashing import splitmix64, string_keys
+from cogevol.core.hashing import splitmix64, string_keys
 from cogevol.raydata.session import CLUSTER_CPUS, PARTITIONS_PER_TASK
 
 Tables = dict[str, "pa.Table | None"]

@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from cogevol.core.text import answer_start
 from cogevol.rewards.reasons import ReasonId
-from cogevol.text import answer_start
 
 # the elements whose content a browser does not show as markup, each with its end
 _RAW = {"script": "</script", "style": "</style", "textarea": "</textarea", "title": "</title"}

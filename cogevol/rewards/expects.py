@@ -11,11 +11,12 @@ of life the request wants:
 - static: neither; the page must render and lay out well ("a resume", "a plain chart").
 
 Two routes. `expects_from_request` is rules: cue families in the eight traffic languages, kept as
-data in expects_lexicon.yaml, plus the traffic classifier's subcategory regexes, matched with its
-`word_rx` helper (whole words for Latin scripts, substrings for CJK). Every answer carries the cues
-that decided it, so a hard fail can say why the page was expected to move. `expects_from_llm` asks
-an OpenAI-compatible endpoint through the judge's async client and falls back to the rules on any
-failure; it never raises, because a judge outage must not change what the gate demands.
+data in cogevol/core/lexicons/expects.yaml, plus the traffic classifier's subcategory regexes,
+matched with its `word_rx` helper (whole words for Latin scripts, substrings for CJK). Every answer
+carries the cues that decided it, so a hard fail can say why the page was expected to move.
+`expects_from_llm` asks an OpenAI-compatible endpoint through cogevol.llm.aclient and falls
+back to the rules on any failure; it never raises, because a judge outage must not change what the
+gate demands.
 
 Decisions (see the YAML for the word lists):
 - game, quiz, tool (classify.SUBCATEGORIES) and steering by keys or stick -> interactive, unless
@@ -63,12 +64,13 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from cogevol.request_lexicon import SUBCATEGORIES, normalise, word_rx
+from cogevol.core import lexicons
+from cogevol.core.request_lexicon import SUBCATEGORIES, normalise, word_rx
 
 if TYPE_CHECKING:
-    from cogevol.judge.aclient import AsyncChatClient
+    from cogevol.llm.aclient import AsyncChatClient
 
-LEXICON_PATH = Path(__file__).with_name("expects_lexicon.yaml")
+LEXICON_PATH = lexicons.path("expects")
 DEMANDS_PATH = Path(__file__).with_name("task_demands.yaml")
 SOURCES = ("rules", "llm", "none")
 KINDS = ("animation", "dynamic", "interactive", "static")
@@ -322,7 +324,7 @@ def _flag(obj: dict, key: str) -> bool:
 
 def parse_llm_reply(reply: str) -> Expects:
     """An Expects from the model's JSON; ValueError when it is not the object asked for."""
-    from cogevol.judge.client import parse_json_object
+    from cogevol.llm.client import parse_json_object
 
     obj = parse_json_object(reply)
     interactive, animation = _flag(obj, "interactive"), _flag(obj, "animation")
@@ -335,7 +337,7 @@ def parse_llm_reply(reply: str) -> Expects:
 async def expects_from_llm(request: str | None, client: AsyncChatClient) -> Expects:
     """The endpoint's answer, or the rules' with "llm failed: ..." in `cues`; never raises.
 
-    `client` is a cogevol.judge.aclient.AsyncChatClient (its retries, rate limit and cache apply).
+    `client` is a cogevol.llm.aclient.AsyncChatClient (its retries, rate limit and cache apply).
     """
     if request is None or not request.strip():
         return INTERACTIVE_DEFAULT

@@ -54,7 +54,7 @@ from cogevol.checklist import (
     request_fit,
     run_checklist,
 )
-from cogevol.config import Weights, check_weights
+from cogevol.core.config import Weights, check_weights
 from cogevol.probe import ProbeConfig, ProbeResult, probe_html
 from cogevol.probe.motion import STILL
 from cogevol.rewards.answer_format import FormatFault, shown_fault

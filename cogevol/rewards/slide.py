@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from cogevol.browser.pool import BrowserPool
 from cogevol.checklist import PageFacts, checklist_for, fulfilment, run_checklist
-from cogevol.config import Weights, check_weights
+from cogevol.core.config import Weights, check_weights
 from cogevol.rewards.verdict import Defects, Verdict, weigh
 from cogevol.slides.contract import ContractError, parse
 from cogevol.slides.normalise import normalise

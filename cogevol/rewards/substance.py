@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
+from cogevol.core.text import CJK_CHAR
 from cogevol.probe.config import ProbeResult
-from cogevol.text import CJK_CHAR
 
 MIN_WORDS = 12  # fewer words of visible text than this ...
 MIN_SHAPES = 3  # ... fewer painted shapes than this (an empty box and its frame are two) ...

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from cogevol.errors import CogevolError
+from cogevol.core.errors import CogevolError
 
 
 class TermError(CogevolError, ValueError):
@@ -44,8 +44,8 @@ class Defects(dict[str, float]):
 def weigh(terms: Defects, weights: Mapping[str, float]) -> tuple[float, dict[str, float]]:
     """1 - the weighted mean of the defects, and the weights used, renormalised. Every term must
     have a declared weight: weight 0 leaves a term out on purpose, a term with no weight at all is
-    an error (a misspelt key in params.yaml fails at load, cogevol.config.check_weights; one here
-    is a bug). With no weighted term the reward is 1 - 0 over nothing: 1.0, and no weights."""
+    an error (a misspelt key in params.yaml fails at load, cogevol.core.config.check_weights; one
+    here is a bug). With no weighted term the reward is 1 - 0 over nothing: 1.0, and no weights."""
     unknown = sorted(set(terms) - set(weights))
     if unknown:
         raise TermError(f"terms with no weight declared: {unknown} (weights: {sorted(weights)})")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cogevol.text import answer_start
+from cogevol.core.text import answer_start
 
 _FENCE = re.compile(r"```(?:html|HTML)?\s*\n(.*?)```", re.S)
 _OPEN_FENCE = re.compile(r"```(?:html|HTML)?[ \t]*\n(.*)\Z", re.S)

@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cogevol.errors import CogevolError
+from cogevol.core.errors import CogevolError
 
 PACKAGE = Path(__file__).resolve().parents[1]
 LOCK = PACKAGE.parent / "infra" / "cdn" / "lock.json"

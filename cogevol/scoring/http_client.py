@@ -19,8 +19,8 @@ from dataclasses import asdict
 
 import httpx
 
-from cogevol.errors import CogevolError
-from cogevol.judge.aclient import retry_after
+from cogevol.core.errors import CogevolError
+from cogevol.llm.aclient import retry_after
 from cogevol.scoring.base import ScorersBase, in_chunks
 from cogevol.scoring.fingerprint import FingerprintMismatch, check_same
 from cogevol.scoring.types import GroupScores, Score, ScoreGroup, ScoreItem

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from cogevol.browser.pool import BrowserConfig, BrowserPool
-from cogevol.config import check_weights, from_dict
+from cogevol.core.config import check_weights, from_dict
 from cogevol.probe import ProbeConfig
 from cogevol.rewards.answer_format import answer_fault
 from cogevol.rewards.html import DEFAULT_WEIGHTS as HTML_WEIGHTS

@@ -46,8 +46,8 @@ from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
-from cogevol.config import from_dict
-from cogevol.errors import CogevolError
+from cogevol.core.config import from_dict
+from cogevol.core.errors import CogevolError
 from cogevol.scoring import group_formats, openrlhf
 from cogevol.scoring.service_metrics import ServiceMetrics
 from cogevol.scoring.types import GroupScores, Score, ScoreGroup, ScoreItem

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from cogevol.config import from_dict
+from cogevol.core.config import from_dict
 
 TRANSPORTS = ("local", "http", "ray")
 
@@ -52,7 +52,7 @@ def open_scorers(params: dict | None, workers: int | None = None, screenshots: b
 
         return HttpScorers.from_config(cfg, expect=fingerprint_parts(settings))
     if cfg.transport == "ray":
-        from cogevol.scoring.ray_backend import RayConfig, RayScorers
+        from cogevol.scoring.ray_transport import RayConfig, RayScorers
 
         return RayScorers(settings, from_dict(RayConfig, cfg.ray))
     return Scorers(settings)

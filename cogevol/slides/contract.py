@@ -18,8 +18,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from cogevol.errors import CogevolError
-from cogevol.text import strip_thinking
+from cogevol.core.errors import CogevolError
+from cogevol.core.text import strip_thinking
 
 VERSION = "cogevol-slides/1"
 CANVAS_W, CANVAS_H = 1280, 720

@@ -4,7 +4,7 @@ how confident it is.
 
 The LLM classifier (cogevol.taxonomy.llm) places what it answers; the offline rules place the
 rest and everything when no LLM is configured. Difficulty is always graded by the rubric on the
-placed task type, and language by cogevol.langid, so both classifiers give the same fields.
+placed task type, and language by cogevol.core.langid, so both classifiers give the same fields.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
-from cogevol.judge.client import EndpointConfig
-from cogevol.langid import TRAFFIC, identify
+from cogevol.core.langid import TRAFFIC, identify
+from cogevol.llm.client import EndpointConfig
 from cogevol.taxonomy.difficulty import Rubric, grade, load_rubric
 from cogevol.taxonomy.rules import RulesClassifier
 from cogevol.taxonomy.terms import TermSet
@@ -33,7 +33,7 @@ LANG_CHARS = 200
 @dataclass(kw_only=True)
 class TaxonomyConfig(EndpointConfig):
     """params.yaml `taxonomy`: which classifier places requests (module docstring), and for
-    `openai` the teacher endpoint (the fields of cogevol.judge.client.EndpointConfig)."""
+    `openai` the teacher endpoint (the fields of cogevol.llm.client.EndpointConfig)."""
 
     source: str = "rules"
     replay_path: str = "data/taxonomy/replay.jsonl"

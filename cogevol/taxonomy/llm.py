@@ -21,7 +21,7 @@ import logging
 from collections import Counter
 from pathlib import Path
 
-from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
+from cogevol.llm.client import EndpointConfig, EndpointError, parse_json_object
 from cogevol.taxonomy.tree import Taxonomy
 
 log = logging.getLogger(__name__)
@@ -109,8 +109,8 @@ class LLMClassifier:
         self._client = None
         self._system = system_prompt(tax)
         if source == "openai":
-            from cogevol.judge.aclient import AsyncChatClient
-            from cogevol.judge.cache import DiskCache
+            from cogevol.llm.aclient import AsyncChatClient
+            from cogevol.llm.cache import DiskCache
 
             self._client = AsyncChatClient(
                 cfg, cache=DiskCache(cache_dir) if cache_dir else None, transport=transport

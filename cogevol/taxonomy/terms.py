@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from cogevol.text import CJK_CHAR, CJK_CHARS
+from cogevol.core.text import CJK_CHAR, CJK_CHARS
 
 _MARKS = re.compile(r"[\u0300-\u036f]")  # Latin diacritics only: dakuten and Hangul survive NFC
 _LETTERS = re.compile(r"[^\W_]")

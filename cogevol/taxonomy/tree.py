@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from cogevol.errors import CogevolError
+from cogevol.core.errors import CogevolError
 
 HERE = Path(__file__).parent
 LEAVES_FILE = HERE / "leaves.yaml"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cogevol.request_lexicon import SUBCATEGORIES, word_rx
+from cogevol.core.request_lexicon import SUBCATEGORIES, word_rx
 
 SLIDE = word_rx(
     [

@@ -17,11 +17,10 @@ from pathlib import Path
 
 import orjson
 
-from cogevol import shards
-from cogevol.langid import identify
-from cogevol.progress import Progress
-from cogevol.stage_counts import add_counts
-from cogevol.text import detect_script_lang
+from cogevol.core import shards
+from cogevol.core.langid import identify, script_language
+from cogevol.core.progress import Progress
+from cogevol.pipeline.stage_counts import add_counts
 from cogevol.traffic import pii
 from cogevol.traffic.classify import classify
 from cogevol.traffic.readers import RawRecord, read_all
@@ -184,11 +183,11 @@ def mine_records(
         response = pii.scrub(response, hits) if response else response
         stats.pii.update(hits)
         cls = classify(request, response)
-        # the log's locale wins; else the model (cogevol.langid), else the script
+        # the log's locale wins; else the model (cogevol.core.langid), else the script
         lang = (
             (conv.locale or "").split("-")[0].lower()
             or identify(request)[0]
-            or detect_script_lang(request)
+            or script_language(request)
         )
         signals = failure_signals(conv.feedback, followups, cfg)
         rec = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from cogevol.request_lexicon import SELF_INTRODUCTIONS
+from cogevol.core.request_lexicon import SELF_INTRODUCTIONS
 
 _PATTERNS = {
     "SECRET": r"(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import orjson
 
-from cogevol import shards
-from cogevol.errors import CogevolError
+from cogevol.core import shards
+from cogevol.core.errors import CogevolError
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from cogevol.errors import CogevolError
+from cogevol.core.errors import CogevolError
 
 ROLES = frozenset({"system", "user", "assistant", "tool"})
 THUMBS = frozenset({"up", "down"})

@@ -1,4 +1,4 @@
-"""Trainer callbacks that log into the stage's MLflow run (cogevol.tracking.stage_run).
+"""Trainer callbacks that log into the stage's MLflow run (cogevol.pipeline.tracking.stage_run).
 
 Per-step numbers go to the stage's own child run only; the parent pipeline run gets the stage's
 headline metrics once, at the end (StageRun.log_metrics), so it stays readable. The history is
@@ -12,7 +12,7 @@ import time
 
 from transformers import TrainerCallback
 
-from cogevol.tracking import StageRun
+from cogevol.pipeline.tracking import StageRun
 from cogevol.train.monitor import RolloutLog, StepTimer
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from cogevol.config import from_dict  # noqa: F401  (the strict loader; re-exported for the stages)
+from cogevol.core.config import from_dict  # noqa: F401  (the strict loader; re-exported for the stages)
 
 
 @dataclass

@@ -19,7 +19,7 @@ from pathlib import Path
 import orjson
 from datasets import Dataset, load_from_disk
 
-from cogevol import shards
+from cogevol.core import shards
 from cogevol.prompts import system_prompt
 from cogevol.taxonomy.strata import stratified_order
 

@@ -21,7 +21,7 @@ import torch
 from datasets import Dataset
 from trl import GRPOConfig, GRPOTrainer
 
-from cogevol.tracking import StageRun
+from cogevol.pipeline.tracking import StageRun
 from cogevol.train.atc import AtcStats, credit
 from cogevol.train.callbacks import MetricsCallback, StepTimingCallback
 from cogevol.train.config import (

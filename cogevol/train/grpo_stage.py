@@ -8,7 +8,7 @@ import os
 import shutil
 from pathlib import Path
 
-from cogevol.tracking import StageRun
+from cogevol.pipeline.tracking import StageRun
 from cogevol.train.config import GRPOSettings, from_dict
 from cogevol.train.data import grpo_prompts, read_prompts
 from cogevol.train.distributed import is_main_process, local_world_size

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from cogevol import shards
+from cogevol.core import shards
 from cogevol.prompts import HTML_SYSTEM, SLIDE_SYSTEM
 from cogevol.train.config import ModelConfig, TrainConfig
 from cogevol.train.packaged import PACKAGED, materialise

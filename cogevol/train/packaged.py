@@ -15,7 +15,7 @@ import json
 import logging
 from pathlib import Path
 
-from cogevol.errors import CogevolError
+from cogevol.core.errors import CogevolError
 
 log = logging.getLogger(__name__)
 

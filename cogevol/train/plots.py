@@ -1,4 +1,4 @@
-"""Training curves for MLflow (headless matplotlib; cogevol.plots has the bar charts)."""
+"""Training curves for MLflow (headless matplotlib; cogevol.pipeline.plots has the bar charts)."""
 
 from __future__ import annotations
 

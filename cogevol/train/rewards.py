@@ -20,7 +20,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from cogevol.errors import CogevolError
+from cogevol.core.errors import CogevolError
 from cogevol.judge.monitor import judge_stats
 from cogevol.rewards.reasons import ReasonId
 from cogevol.scoring.extract import completion_text, last_message

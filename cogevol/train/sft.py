@@ -19,7 +19,7 @@ from pathlib import Path
 from datasets import Dataset
 from trl import SFTConfig, SFTTrainer
 
-from cogevol.tracking import StageRun
+from cogevol.pipeline.tracking import StageRun
 from cogevol.train.callbacks import MetricsCallback
 from cogevol.train.config import ModelConfig, SFTSettings, TrainConfig, save_args, shared_fields
 from cogevol.train.data import to_prompt_completion

@@ -17,7 +17,7 @@ import logging
 import tempfile
 from pathlib import Path
 
-from cogevol.tracking import StageRun
+from cogevol.pipeline.tracking import StageRun
 from cogevol.train.config import ModelConfig, SFTSettings, TrainConfig, from_dict
 from cogevol.train.data import assistant_texts, load_sft
 from cogevol.train.distributed import is_main_process

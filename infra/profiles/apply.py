@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from cogevol.config import parse_overrides, profile_leaves, profile_overlays
+from cogevol.core.config import parse_overrides, profile_leaves, profile_overlays
 
 
 def hydra(v) -> str:
@@ -39,7 +39,7 @@ def hydra(v) -> str:
 
 
 def overrides(overlays: list[dict], params: dict) -> list[str]:
-    """Leaf overrides in DVC's grammar (cogevol.config.profile_leaves: how an overlay applies),
+    """Leaf overrides in DVC's grammar (cogevol.core.config.profile_leaves: how an overlay applies),
     one per key: where several overlays set a key, the last one's value."""
     leaves: dict = {}
     for overlay in overlays:

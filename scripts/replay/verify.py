@@ -16,7 +16,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from cogevol.config import load_params
+from cogevol.core.config import load_params
 from cogevol.scoring.extract import extract_html
 
 from .data import ROOT, plans

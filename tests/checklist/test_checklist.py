@@ -7,14 +7,14 @@ from cogevol.checklist import (
     Checklist,
     PageFacts,
     RequestFit,
-    detect_language,
     fulfilment,
     plan_rules,
     request_fit,
     run_check,
     run_checklist,
 )
-from cogevol.request_lexicon import normalise
+from cogevol.core.langid import language
+from cogevol.core.request_lexicon import normalise
 
 
 def kinds(checklist: Checklist) -> list[tuple]:
@@ -36,11 +36,11 @@ def mentions(checklist: Checklist) -> list[str]:
     ("행성이 태양 주위를 돌고 속도를 바꿀 수 있습니다", "ko"),
 ])
 def test_language_of_a_text_in_each_traffic_language(text, lang):
-    assert detect_language(text) == lang
+    assert language(text, 12) == lang
 
 
 def test_too_little_text_has_no_language():
-    assert detect_language("42") == "" and detect_language("") == ""
+    assert language("42", 12) == "" and language("", 12) == ""
     # letters standing alone are marks, not words: a tic-tac-toe board is in no language
     assert PageFacts(text="Tic Tac Toe\nX\nO\nX\nO\nX\nO\nX").language() == ""
     assert PageFacts(text="Calculadora C 7 8 9 Borrar todo Resultado").language() == "es"

@@ -7,8 +7,8 @@ import pytest
 from cogevol.curate.axes import AXES
 from cogevol.curate.judge import LLMJudge, decide, parse_verdicts
 from cogevol.curate.pipeline import FilterStats, filter_records
-from cogevol.judge.aclient import ChatClient
-from cogevol.judge.client import EndpointConfig, EndpointError, parse_json_object
+from cogevol.llm.aclient import ChatClient
+from cogevol.llm.client import EndpointConfig, EndpointError, parse_json_object
 from tests.chat_server import ChatServer
 
 

@@ -31,9 +31,9 @@ from pathlib import Path
 import orjson
 import psutil
 
-from cogevol import shards
-from cogevol.curation import CurationConfig
-from cogevol.dedup.backends import dedup
+from cogevol.core import shards
+from cogevol.dedup.engines import dedup
+from cogevol.pipeline.curation import CurationConfig
 from cogevol.scoring.service import free_port
 
 ROOT = Path(__file__).parents[2]

@@ -1,8 +1,8 @@
 import numpy as np
 
+from cogevol.core.text import normalize, shingle_text
 from cogevol.dedup.ngrams import multi_ngrams
 from cogevol.dedup.tfidf import all_pairs_baseline, similar_pairs, tfidf_matrix
-from cogevol.text import normalize, shingle_text
 from cogevol_samples.traffic import generate_traffic
 
 

@@ -1,7 +1,7 @@
 import pytest
 
+from cogevol.core.text import normalize
 from cogevol.dedup.verify import same_request
-from cogevol.text import normalize
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 
 from cogevol.distill.pipeline import sft_features
 from cogevol.evaluate.stage import EvalConfig, evaluate
-from cogevol.tracking import EXPERIMENT, EXPERIMENT_KIND, REGISTERED_MODEL, stage_run
+from cogevol.pipeline.tracking import EXPERIMENT, EXPERIMENT_KIND, REGISTERED_MODEL, stage_run
 from tests.conftest import REPO
 
 LIVE = ("<!DOCTYPE html><html><body><button id=b>+</button><p id=out>0</p><script>let n = 0;"

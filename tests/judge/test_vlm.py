@@ -7,8 +7,6 @@ import json
 import pytest
 
 from cogevol.judge import vlm
-from cogevol.judge.cache import DiskCache
-from cogevol.judge.client import EndpointConfig
 from cogevol.judge.vlm import (
     PAGE_RUBRIC,
     SLIDE_RUBRIC,
@@ -18,6 +16,8 @@ from cogevol.judge.vlm import (
     from_params,
     parse_verdict,
 )
+from cogevol.llm.cache import DiskCache
+from cogevol.llm.client import EndpointConfig
 
 PNG = b"\x89PNG\r\n\x1a\n-slide-1"
 PNG2 = b"\x89PNG\r\n\x1a\n-slide-2"

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from cogevol.config import load_profile, with_overrides
+from cogevol.core.config import load_profile, with_overrides
 from cogevol.preflight.environment import Hardware, launch_line
 from cogevol.preflight.plan import plan
 from tests.conftest import REPO

@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from cogevol.config import load_profile
+from cogevol.core.config import load_profile
 from cogevol.preflight.environment import Hardware
 from cogevol.preflight.plan import PreflightError, check_stage, guard, plan
 from tests.conftest import REPO

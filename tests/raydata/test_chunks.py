@@ -5,7 +5,7 @@ import random
 
 import numpy as np
 
-from cogevol import shards
+from cogevol.core import shards
 from cogevol.raydata.chunks import chunk_of, count_newlines, plan, with_line_numbers
 
 

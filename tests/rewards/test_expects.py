@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from cogevol.judge.aclient import AsyncChatClient
-from cogevol.judge.client import EndpointConfig
+from cogevol.llm.aclient import AsyncChatClient
+from cogevol.llm.client import EndpointConfig
 from cogevol.rewards.expects import (
     INTERACTIVE_DEFAULT,
     Expects,

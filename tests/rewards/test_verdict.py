@@ -2,7 +2,7 @@
 
 import pytest
 
-from cogevol.config import check_weights
+from cogevol.core.config import check_weights
 from cogevol.probe import ProbeResult
 from cogevol.probe.config import PageOutcome
 from cogevol.rewards.answer_format import answer_fault

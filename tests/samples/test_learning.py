@@ -9,7 +9,7 @@ import pytest
 import yaml
 from transformers import TrainerControl, TrainerState
 
-from cogevol.config import merge_profile, profile_leaves, profile_overlays
+from cogevol.core.config import merge_profile, profile_leaves, profile_overlays
 from cogevol.scoring.base import ScorersBase
 from cogevol.scoring.types import Score
 from cogevol.train.callbacks import TimeBudgetCallback

@@ -1,6 +1,6 @@
 """A two-node Ray cluster on loopback, started and stopped here, checked against local scoring.
 
-Run by tests/scoring/test_ray_backend.py and benchmarks/scoring_service.py inside a private
+Run by tests/scoring/test_ray_transport.py and benchmarks/scoring_service.py inside a private
 network and PID namespace (`unshare -n -p -f --mount-proc`: `ray stop` in there reaches no other
 Ray on the machine): Ray's gRPC servers listen on every interface and have no
 option to bind to loopback only, so the namespace is what keeps the cluster off the network.
@@ -31,7 +31,7 @@ from cogevol.probe import ProbeConfig
 from cogevol.scoring import ScoreItem, Scorers, ScoringSettings
 from cogevol.scoring.fingerprint import fingerprint
 from cogevol.scoring.group_formats import group_items
-from cogevol.scoring.ray_backend import RayConfig, RayScorers
+from cogevol.scoring.ray_transport import RayConfig, RayScorers
 from cogevol.scoring.service import free_port
 
 ROOT = Path(__file__).parents[2]

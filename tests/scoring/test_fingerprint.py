@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from cogevol.config import load_params
+from cogevol.core.config import load_params
 from cogevol.probe import ProbeConfig
 from cogevol.rewards.html import TermSettings
 from cogevol.scoring import ScoringSettings
@@ -15,7 +15,7 @@ from cogevol.scoring.fingerprint import (
     fingerprint,
     fingerprint_parts,
 )
-from cogevol.scoring.ray_backend import RayScorers
+from cogevol.scoring.ray_transport import RayScorers
 
 BASE = ScoringSettings.from_params(load_params())
 

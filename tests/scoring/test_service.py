@@ -13,7 +13,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from cogevol.scoring.transports import open_scorers
 
 from cogevol.probe import ProbeConfig
 from cogevol.prompts import HTML_SYSTEM
@@ -22,6 +21,7 @@ from cogevol.scoring.fingerprint import FingerprintMismatch, fingerprint, finger
 from cogevol.scoring.http_client import HttpScorers, ScoringServiceError
 from cogevol.scoring.openrlhf import items_from_request, modality_of, response_of, user_request
 from cogevol.scoring.service import ServeConfig, free_port, serve_in_background
+from cogevol.scoring.transports import open_scorers
 from tests.chromium import running_chromium
 
 ROOT = Path(__file__).parents[2]
@@ -137,7 +137,7 @@ def test_an_experiment_over_http_with_another_probe_setting_is_refused_not_score
     """`dvc exp run -S probe.harness.page_timeout_s=20` with scoring.transport: http against a service
     started with 10 s: the client refuses before it sends a page; with the service's own
     settings, it scores, and every score carries the agreed fingerprint."""
-    from cogevol.config import load_params
+    from cogevol.core.config import load_params
 
     params = load_params()
     service = Scorers(ScoringSettings.from_params(params))

@@ -9,7 +9,7 @@ import yaml
 from cogevol.scoring import Score, ScoreItem, Scorers, ScoringConfig, ScoringSettings, open_scorers
 from cogevol.scoring.base import in_chunks
 from cogevol.scoring.http_client import HttpScorers
-from cogevol.scoring.ray_backend import RayScorers
+from cogevol.scoring.ray_transport import RayScorers
 from tests.conftest import REPO, Counting
 
 

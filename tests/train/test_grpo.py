@@ -4,10 +4,10 @@ from dataclasses import replace
 import mlflow
 import pytest
 
+from cogevol.pipeline.tracking import stage_run
 from cogevol.scoring import Scorers, ScoringSettings
 from cogevol.scoring.base import ScorersBase
 from cogevol.scoring.types import Score
-from cogevol.tracking import stage_run
 from cogevol.train.config import GRPOSettings, TrainConfig
 from cogevol.train.data import grpo_prompts
 from cogevol.train.grpo import run_grpo
