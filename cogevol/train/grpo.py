@@ -13,11 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
+import trl
 from datasets import Dataset
 from trl import GRPOConfig, GRPOTrainer
 
@@ -34,22 +37,43 @@ from cogevol.train.config import (
 )
 from cogevol.train.distributed import trainer_kwargs, world_size
 from cogevol.train.model_factory import load
-from cogevol.train.monitor import RolloutLog, StepTimer, timed
+from cogevol.train.monitor import RolloutLog, StepTimer
 from cogevol.train.rewards import SPECS, ModalityReward
 
 log = logging.getLogger(__name__)
 
 
+# TRL offers no public hook around a step's rollouts, nor one that reshapes advantages: this one
+# private method is overridden, and checked to exist on the TRL that runs (tested on TRL 1.16).
+ROLLOUT_PHASE = "_generate_and_score_completions"
+TESTED_TRL = "1.16"
+
+
 class TimedGRPOTrainer(GRPOTrainer):
-    """GRPOTrainer that charges its rollout calls to a StepTimer (the `generate` share) and, with
-    Action-Trace Credit on (`atc`), turns each traced completion's advantage into token
-    advantages (cogevol.train.atc); with it off, TRL's batch is returned untouched."""
+    """GRPOTrainer with one guarded override, around the rollout phase: it charges the phase to
+    the StepTimer's `generate` share (less the reward time inside it, which the reward functions
+    charge themselves) and, with Action-Trace Credit on (`atc`), turns each traced completion's
+    advantage into token advantages (cogevol.train.atc); with it off, TRL's batch is returned
+    untouched. ATC's metrics reach the logs through `log`, TRL's public method."""
 
     timer: StepTimer | None = None
     atc: AtcSettings | None = None
 
+    def __init__(self, *args, **kwargs):
+        if not callable(getattr(GRPOTrainer, ROLLOUT_PHASE, None)):
+            raise RuntimeError(
+                f"TRL {trl.__version__}: GRPOTrainer has no {ROLLOUT_PHASE}, which cogevol's "
+                f"rollout timing and Action-Trace Credit override (tested on TRL {TESTED_TRL})"
+            )
+        super().__init__(*args, **kwargs)
+        self._atc_metrics: dict[str, list[float]] = defaultdict(list)
+
     def _generate_and_score_completions(self, inputs: list) -> dict:
+        reward_before, t0 = self.timer.reward if self.timer else 0.0, time.perf_counter()
         out = super()._generate_and_score_completions(inputs)
+        if self.timer is not None:
+            inside = time.perf_counter() - t0 - (self.timer.reward - reward_before)
+            self.timer.add("generate", max(0.0, inside))
         if self.atc is None or not self.atc.enabled:
             return out
         traces: list = [None] * len(inputs)
@@ -62,18 +86,15 @@ class TimedGRPOTrainer(GRPOTrainer):
             from accelerate.utils import gather_object
 
             stats = AtcStats.merged(gather_object([stats]))
-        mode = "train" if self.model.training else "eval"
         for k, v in stats.metrics().items():
-            self._metrics[mode][k].append(v)
+            self._atc_metrics[k].append(v)
         return out
 
-    def _generate(self, prompts: list):
-        with timed(self.timer, "generate"):
-            return super()._generate(prompts)
-
-    def _calculate_rewards(self, *args, **kwargs):
-        with timed(self.timer, "reward"):  # every modality's reward at once (they run concurrently)
-            return super()._calculate_rewards(*args, **kwargs)
+    def log(self, logs: dict[str, float], start_time: float | None = None) -> None:
+        """TRL's log, with the mean of each ATC metric since the last one."""
+        logs.update({k: sum(v) / len(v) for k, v in self._atc_metrics.items() if v})
+        self._atc_metrics.clear()
+        super().log(logs, start_time)
 
 
 def grpo_config(out_dir: str | Path, g: GRPOSettings, train: TrainConfig) -> GRPOConfig:
@@ -134,6 +155,7 @@ def run_grpo(
             shuffle_seed=shuffle_seed,
             record=record,
             max_judge_failure_rate=g.max_judge_failure_rate,
+            timer=timer,
         )
         for m in modalities
     ]

@@ -9,9 +9,11 @@ from dataclasses import dataclass, field
 
 @dataclass
 class StepTimer:
-    """Wall seconds inside one optimizer step. `generate` is timed around the trainer's rollout
-    call, `reward` inside the reward wrappers; `update` is the rest of the step (old/reference
-    log-probs, forward, backward, optimizer), so the three add up to the step time."""
+    """Wall seconds inside one optimizer step. `reward` is the time a reward function was in
+    flight (they run side by side: overlapping calls count once); `generate` is the rest of the
+    trainer's rollout phase (sampling, and the old and reference log-probs TRL takes of the
+    samples); `update` is the rest of the step (forward, backward, optimizer), so the three add
+    up to the step time."""
 
     generate: float = 0.0
     reward: float = 0.0
@@ -19,9 +21,21 @@ class StepTimer:
         default_factory=lambda: {"generate": 0.0, "reward": 0.0, "update": 0.0}
     )
     steps: int = 0
+    # part -> (blocks inside it now, since when): overlapping blocks of one part count once
+    _open: dict[str, tuple[int, float]] = field(default_factory=dict)
 
     def add(self, part: str, seconds: float) -> None:
         setattr(self, part, getattr(self, part) + seconds)
+
+    def enter(self, part: str, now: float) -> None:
+        inside, since = self._open.get(part, (0, now))
+        self._open[part] = (inside + 1, since if inside else now)
+
+    def leave(self, part: str, now: float) -> None:
+        inside, since = self._open[part]
+        self._open[part] = (inside - 1, since)
+        if inside == 1:
+            self.add(part, now - since)
 
     def close_step(self, step_seconds: float) -> dict[str, float]:
         """The split of a finished step; resets the per-step counters."""
@@ -39,19 +53,23 @@ class StepTimer:
 
 
 class timed:
-    """`with timed(timer, "reward"):` adds the block's wall time to the timer."""
+    """`with timed(timer, "reward"):` adds the block's wall time to the timer; blocks of one part
+    that overlap (async reward functions awaited together) add the time they cover, once."""
 
     def __init__(self, timer: StepTimer | None, part: str):
         self.timer, self.part = timer, part
 
     def __enter__(self):
         self.t0 = time.perf_counter()
+        if self.timer is not None:
+            self.timer.enter(self.part, self.t0)
         return self
 
     def __exit__(self, *exc) -> None:
-        self.seconds = time.perf_counter() - self.t0
+        now = time.perf_counter()
+        self.seconds = now - self.t0
         if self.timer is not None:
-            self.timer.add(self.part, self.seconds)
+            self.timer.leave(self.part, now)
 
 
 @dataclass

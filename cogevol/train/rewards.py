@@ -26,7 +26,7 @@ from cogevol.rewards.reasons import ReasonId
 from cogevol.scoring.extract import completion_text, last_message
 from cogevol.scoring.group_formats import group_items
 from cogevol.scoring.types import ScoreItem
-from cogevol.train.monitor import RolloutLog
+from cogevol.train.monitor import RolloutLog, StepTimer, timed
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +107,7 @@ class ModalityReward:
         shuffle_seed: int | None = None,
         record: list | None = None,
         max_judge_failure_rate: float = 1.0,
+        timer: StepTimer | None = None,
     ):
         """`shuffle_seed` (a control run, benchmarks/grpo_learning.py): the rewards handed to TRL
         are permuted across each call's completions with an RNG seeded once here, so the policy
@@ -114,8 +115,10 @@ class ModalityReward:
         rollouts, `record`) stays the completions' true rewards. `record`: a list that gets one
         dict per scored completion (call, step, prompt_id, true reward, hard_fail, gate). None:
         neither. `max_judge_failure_rate`: the share of a call's completions whose configured
-        judge gave no verdict above which the call raises JudgeFailure (1.0: never)."""
+        judge gave no verdict above which the call raises JudgeFailure (1.0: never). `timer`:
+        the run's StepTimer, charged with the time this reward is in flight."""
         self.max_judge_failure_rate = max_judge_failure_rate
+        self.timer = timer
         self.modality, self.scorers, self.spec, self.rollouts = modality, scorers, spec, rollouts
         self.__name__ = f"{modality}_reward"  # TRL names the reward column after the function
         self.record = record
@@ -126,6 +129,10 @@ class ModalityReward:
         self.last_traces: list[tuple[str, list, dict | None] | None] = []
 
     async def __call__(self, prompts: list, completions: list, **kwargs) -> list[float | None]:
+        with timed(self.timer, "reward"):
+            return await self._score(prompts, completions, **kwargs)
+
+    async def _score(self, prompts: list, completions: list, **kwargs) -> list[float | None]:
         n = len(completions)
         modality = kwargs.get("modality") or [self.modality] * n
         idx = [i for i, m in enumerate(modality) if m == self.modality]

@@ -151,3 +151,15 @@ def test_grpo_with_action_trace_credit_traces_pages_and_logs_what_it_credited(tm
     steps = [h for h in res.history if "reward" in h]
     assert len(steps) == 2 and all("atc/fallback" in h and "atc/traced_share" in h for h in steps)
     assert sum(h["atc/fallback"] for h in steps) > 0 and all(h["atc/aligned"] == 0 for h in steps)
+
+
+def test_the_trainer_refuses_a_trl_without_the_rollout_phase_it_overrides(monkeypatch):
+    """The one private TRL method cogevol overrides is checked before anything loads: a TRL that
+    renamed it stops the stage with the TRL version it was tested on, not a silent 0 s split."""
+    from trl import GRPOTrainer
+
+    from cogevol.train.grpo import ROLLOUT_PHASE, TESTED_TRL, TimedGRPOTrainer
+
+    monkeypatch.delattr(GRPOTrainer, ROLLOUT_PHASE)
+    with pytest.raises(RuntimeError, match=f"tested on TRL {TESTED_TRL}"):
+        TimedGRPOTrainer(model=None, reward_funcs=[])

@@ -3,7 +3,7 @@ import json
 
 from cogevol.scoring.base import ScorersBase
 from cogevol.scoring.types import Score
-from cogevol.train.monitor import RolloutLog, StepTimer
+from cogevol.train.monitor import RolloutLog, StepTimer, timed
 from cogevol.train.rewards import HTML_SPEC, SLIDE_SPEC, ModalityReward, summarize
 
 DETAILS = {"html": {"reward": 0.25, "hard_fail": False, "rendered_ok": True, "terms": {"interactivity": 0.5}},
@@ -119,3 +119,23 @@ def test_a_step_whose_judge_failed_too_often_stops_with_the_reason():
     assert out == [0.5] * 8 and logged["html/judge_error_rate"] == 0.25
     with pytest.raises(JudgeFailure, match=r"3/8 completions .* grpo.max_judge_failure_rate 0.25.*HTTP 503"):
         call(3)
+
+
+def test_overlapping_reward_calls_count_the_time_they_cover_once():
+    """Async reward functions are awaited together: two calls in flight at once are one stretch
+    of reward time, not two."""
+    t = StepTimer()
+    t.enter("reward", 0.0), t.enter("reward", 1.0), t.leave("reward", 2.0), t.leave("reward", 3.0)
+    assert t.reward == 3.0
+    t.enter("reward", 5.0), t.leave("reward", 6.0)
+    assert t.reward == 4.0
+
+    async def call():
+        with timed(t, "generate"):
+            await asyncio.sleep(0.2)
+
+    async def both():
+        await asyncio.gather(call(), call())
+
+    asyncio.run(both())
+    assert 0.18 < t.generate < 0.35
