@@ -214,3 +214,11 @@ def test_the_bottom_layers_import_nothing_above_them():
 def test_the_root_holds_only_the_command_and_the_prompts():
     """Everything else lives in a package that names its layer (README: Layout)."""
     assert sorted(p.name for p in PKG.glob("*.py")) == ["__init__.py", "cli.py", "prompts.py"]
+
+
+def test_training_imports_nothing_of_the_planner_above_it():
+    """preflight plans training runs; the trainer's own batch arithmetic (cogevol.train.batch)
+    sits below it, so training never reads the planner."""
+    bad = [f"{m} -> {t}" for m, path in MODULES.items() if m.startswith("cogevol.train")
+           for t, _ in imports(path) if t.startswith("cogevol.preflight")]
+    assert bad == []

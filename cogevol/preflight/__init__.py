@@ -5,7 +5,8 @@ batch that does not divide raises in the trainer, a second node runs the wrong P
 package resolves a profile against the hardware found or declared and says, before any heavy
 work, how the run will be laid out and what stops it, each problem with the knob to change:
 
-* `batch`: the GRPO and SFT batch arithmetic for a world size (gradient accumulation derived);
+* the GRPO and SFT batch arithmetic for a world size is cogevol.train.batch (the trainer checks
+  its own layout with it), each problem a cogevol.core.problems.Problem;
 * `models`: architecture sizes of the models the profiles name (weights, KV cache per token);
 * `memory`: per-GPU memory of a training rank and of each model server;
 * `placement`: which GPUs the teacher, judge and rollout servers take and which train;
@@ -14,6 +15,6 @@ work, how the run will be laid out and what stops it, each problem with the knob
   stage runs first.
 """
 
-from cogevol.preflight.problems import Problem
+from cogevol.core.problems import Problem
 
 __all__ = ["Problem"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from cogevol.preflight.problems import Problem
+from cogevol.core.problems import Problem
 
 LAUNCH_VAR = "COGEVOL_LAUNCH"
 # the hostfile and the per-node environment live outside infra/deepspeed/, which every training

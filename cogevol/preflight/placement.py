@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 from cogevol.core.config import from_dict
-from cogevol.preflight.problems import Problem
+from cogevol.core.problems import Problem
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "0.0.0.0"}
 

@@ -15,13 +15,13 @@ from pathlib import Path
 
 from cogevol.core.config import from_dict
 from cogevol.core.errors import CogevolError
+from cogevol.core.problems import Problem
 from cogevol.preflight import environment as env
 from cogevol.preflight import timing
-from cogevol.preflight.batch import SFTBatch, grpo_batch
 from cogevol.preflight.memory import Estimate, Zero, server_fit, training_rank
 from cogevol.preflight.models import Arch, arch_of, params_from_name
 from cogevol.preflight.placement import SERVE_MAX_LEN, ClusterConfig, place
-from cogevol.preflight.problems import Problem
+from cogevol.train.batch import SFTBatch, grpo_batch
 
 TRAINING = ("sft", "grpo_slide", "grpo_html")
 PROMPT_TOKENS = 2048  # a distill request: system prompt and user request

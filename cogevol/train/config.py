@@ -154,8 +154,8 @@ class GRPOSettings:
         step sees exactly requests_per_step groups, in micro-batches of per_device_batch_size
         completions on each of world_size ranks.
         A layout where that does not divide is refused with the knobs that fix it (the same
-        arithmetic `cogevol preflight` plans with: cogevol.preflight.batch)."""
-        from cogevol.preflight.batch import grpo_batch
+        arithmetic `cogevol preflight` plans with: cogevol.train.batch)."""
+        from cogevol.train.batch import grpo_batch
 
         plan = grpo_batch(
             self.requests_per_step, self.num_generations, self.per_device_batch_size, world_size

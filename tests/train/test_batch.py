@@ -1,4 +1,4 @@
-from cogevol.preflight.batch import grpo_batch
+from cogevol.train.batch import grpo_batch
 
 
 def test_accumulation_is_derived_from_the_world_size():

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from math import gcd
 
-from cogevol.preflight.problems import Problem
+from cogevol.core.problems import Problem
 
 
 @dataclass
