@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.grpo_learning import (  # noqa: E402
     PARAMS_SHOWN,
     benchmark_params,
-    experiment_id,
+    benchmark_run,
     fmt,
     machine,
     run_arm,
@@ -254,12 +254,8 @@ def log_mlflow(res: dict, files: list[Path]) -> str | None:
 
     from cogevol.pipeline.tracking import flatten
 
-    uri = os.environ.get("MLFLOW_TRACKING_URI") or f"sqlite:///{ROOT}/mlruns/mlflow.db"
     try:
-        mlflow.set_tracking_uri(uri)
-        client = mlflow.MlflowClient()
-        exp_id = experiment_id(client, uri)
-        with mlflow.start_run(experiment_id=exp_id, run_name=f"grpo_carryover-{time.strftime('%Y%m%d-%H%M%S')}") as run:
+        with benchmark_run("grpo_carryover") as (client, run):
             mlflow.log_params({k: str(v)[:500] for k, v in flatten({"params": res["params"], "args": res["args"]}).items()})
             ts = int(time.time() * 1000)
             metrics = [Metric(f"{name}/{arm}", float(s[name]), ts, int(s["step"]))

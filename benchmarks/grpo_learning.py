@@ -35,6 +35,7 @@ The run where the tiny student learns (docs/benchmarks.md; about 2 h on 2 cores)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -427,6 +428,20 @@ def experiment_id(client, uri: str) -> str:
     return client.create_experiment(EXPERIMENT, artifact_location=art)
 
 
+@contextlib.contextmanager
+def benchmark_run(name: str):
+    """(client, run): a new MLflow run `name-<time>` in the cogevol-benchmarks experiment, on
+    $MLFLOW_TRACKING_URI or the repository's sqlite store."""
+    import mlflow
+
+    uri = os.environ.get("MLFLOW_TRACKING_URI") or f"sqlite:///{ROOT}/mlruns/mlflow.db"
+    mlflow.set_tracking_uri(uri)
+    client = mlflow.MlflowClient()
+    run_name = f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    with mlflow.start_run(experiment_id=experiment_id(client, uri), run_name=run_name) as run:
+        yield client, run
+
+
 def log_mlflow(res: dict, out: Path, fig_path: Path) -> str | None:
     """One run in experiment cogevol-benchmarks: params, per-step curves per arm, summary, artifacts."""
     import mlflow
@@ -434,12 +449,8 @@ def log_mlflow(res: dict, out: Path, fig_path: Path) -> str | None:
 
     from cogevol.pipeline.tracking import flatten
 
-    uri = os.environ.get("MLFLOW_TRACKING_URI") or f"sqlite:///{ROOT}/mlruns/mlflow.db"
     try:
-        mlflow.set_tracking_uri(uri)
-        client = mlflow.MlflowClient()
-        exp_id = experiment_id(client, uri)
-        with mlflow.start_run(experiment_id=exp_id, run_name=f"grpo_learning-{time.strftime('%Y%m%d-%H%M%S')}") as run:
+        with benchmark_run("grpo_learning") as (client, run):
             mlflow.log_params({k: str(v)[:500] for k, v in flatten(res["params"]).items()})
             ts = int(time.time() * 1000)
             metrics = []
