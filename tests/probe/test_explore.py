@@ -154,7 +154,7 @@ def test_a_reset_too_early_that_the_budget_leaves_untried_is_no_verdict(monkeypa
         moved(self, c)
         SpentOnceTheStateMoves.spent = True
 
-    monkeypatch.setattr("cogevol.probe.core.Budget", SpentOnceTheStateMoves)
+    monkeypatch.setattr("cogevol.probe.state.Budget", SpentOnceTheStateMoves)
     monkeypatch.setattr(StateGraph, "moved", moved_and_spent)
     page = ("<!doctype html><html><body><p>Count: <span id=n>0</span></p><button id=rs>Reset</button>"
             "<button id=inc>Add one</button><script>let n=0;const show=()=>document.getElementById('n').textContent=n;"
