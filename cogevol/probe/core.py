@@ -19,10 +19,10 @@ count: a form that changes nothing else is dead.
 
 This module runs those steps for one page (`probe_html`), in order: state (what the steps
 share), page_load, discovery, driving and end_look, each a module of functions of the state.
-What they use: config (what the probe is told and reports), session (one page under the virtual clock and
-its inputs), drivers (which input each control gets, in what order), lockstep (the twin and
-its replay), compare (live or dead against the counterfactual), motion (whether the page moves
-on its own, by what moves), pixels (screenshot measures).
+What they use: config (what the probe is told and reports), session (one page under the virtual
+clock and its inputs), drivers (which input each control gets, in what order), lockstep (the
+twin and its replay), compare (live or dead against the counterfactual), motion (whether the
+page moves on its own, by what moves), pixels (screenshot measures).
 """
 
 from __future__ import annotations
