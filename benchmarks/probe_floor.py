@@ -3,9 +3,12 @@ and good pages left alone?
 
 data/probe_floor holds small models' answers (SmolLM2-135M-Instruct generated here, the tiny
 default student at base and after SFT, public pages by 1B-8B models) labelled by hand broken /
-poor / fair / good, split into a `tune` half
-(looked at while building the format and substance checks) and a `held` half (scored only at
-the end). Each answer is scored through the real scorers against its request (a `.txt` answer
+poor / fair / good. The halves are split by source and so by request
+(cogevol_samples/halves.py, issue 66): the `tune` half (the eval suite's requests and the public
+pages') may be looked at while building the checks, the `held` half (the test slice's, the
+language tasks' and the CS-concept template's requests) is scored only at the end; no held
+answer shares its request with a tuned one (the labels' own per-item `half` did: 38 of 60).
+Each answer is scored through the real scorers against its request (a `.txt` answer
 as the model wrote it: the scorer extracts the page). Reported per half and in all:
 
 - caught: the share of broken and of poor answers that are hard-failed or get reward <= 0.3;
@@ -35,7 +38,8 @@ from scipy.stats import spearmanr
 from cogevol.checklist.planner import planner_from_params
 from cogevol.core.config import load_params
 from cogevol.core.logs import setup_logging
-from cogevol_samples.page_agreement import probe_corpus
+from cogevol_samples.halves import floor_source, half_of
+from cogevol_samples.page_agreement import probe_corpus, reading_hard_fails
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "data" / "probe_floor"
@@ -72,6 +76,8 @@ def figures(rows: list[dict]) -> dict:
         "pairs": len(pairs),
         "spearman": None if rho is None or rho != rho else round(float(rho), 4),
         "hard_fails_by_reason": dict(sorted(Counter(r.get("reason_id") or "none" for r in rows if r["hard_fail"]).items())),
+        # hard fails only the request's reading makes, right when a person labelled the answer broken or poor
+        "reading_hard_fails": reading_hard_fails(rows, lambda r: r["label"] in ("broken", "poor")),
         "mean_reward": {k: round(sum(r["reward"] for r in v) / len(v), 4) if v else None for k, v in by.items()},
     }
 
@@ -87,6 +93,8 @@ def main() -> None:
     setup_logging()
     params = load_params(a.params)
     labels = [json.loads(line) for line in (CORPUS / "labels.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    for lab in labels:  # by source and request, not the per-item split the labels carry
+        lab["half"] = half_of(floor_source(lab))
     labels = [lab for lab in labels if a.half in ("all", lab["half"])]
     name = "probe_floor" if a.half == "all" else f"probe_floor_{a.half}"
     t0 = time.perf_counter()

@@ -27,6 +27,7 @@ from cogevol.checklist.planner import planner_from_params
 from cogevol.core.config import load_params
 from cogevol.core.logs import setup_logging
 from cogevol.pipeline.tracking import stage_run
+from cogevol_samples.halves import half_of, real_source
 from cogevol_samples.page_agreement import (
     ablation,
     agreement_report,
@@ -34,6 +35,7 @@ from cogevol_samples.page_agreement import (
     load_labels,
     merge,
     probe_corpus,
+    reading_hard_fails,
     rules_quotes,
 )
 
@@ -108,9 +110,22 @@ def main() -> None:
                         **{k: v for k, v in agreement_report(sub, resamples=a.resamples).items()
                            if k in ("pages", "requests", "pairs", "false_hard_fails", "works_for_a_person",
                                     "pair_agreement", "pair_agreement_ci", "spearman", "spearman_ci")}}
+    # the tune and held halves, split by source and so by request (cogevol_samples/halves.py):
+    # the request reading is calibrated on the tune half only (issue 66)
+    source = {lab["file"]: real_source(lab) for lab in labels}
+    for r in rows:
+        r["half"] = half_of(source[r["file"]])
+    report["reading_hard_fails"] = reading_hard_fails(rows, lambda r: not r["should_pass"])
+    for half in ("tune", "held"):
+        sub = [r for r in rows if r["half"] == half]
+        report[half] = {"sources": sorted({source[r["file"]] for r in sub}),
+                        "reading_hard_fails": reading_hard_fails(sub, lambda r: not r["should_pass"]),
+                        **{k: v for k, v in agreement_report(sub, resamples=a.resamples).items()
+                           if k in ("pages", "requests", "false_hard_fails", "works_for_a_person", "false_passes",
+                                    "broken_for_a_person", "pair_agreement", "pair_agreement_ci", "spearman", "spearman_ci")}}
     (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    print(json.dumps({k: v for k, v in report.items() if k not in ("ablation", "gate_disagreements", "in_sample", "out_of_sample")}, indent=1))
-    for part in ("in_sample", "out_of_sample"):
+    print(json.dumps({k: v for k, v in report.items() if k not in ("ablation", "gate_disagreements", "in_sample", "out_of_sample", "tune", "held")}, indent=1))
+    for part in ("tune", "held", "in_sample", "out_of_sample"):
         v = report[part]
         print(f"{part}: {v['requests']} requests, {v['pages']} pages, pair agreement {v['pair_agreement']:.3f} {v['pair_agreement_ci']},"
               f" Spearman {v['spearman']:.3f} {v['spearman_ci']}, false hard fails {v['false_hard_fails']}/{v['works_for_a_person']}")

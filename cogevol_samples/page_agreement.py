@@ -135,6 +135,18 @@ def agreement_report(
     return report
 
 
+def reading_hard_fails(rows: list[dict], bad) -> dict:
+    """The hard fails that rest on the request's reading alone (ReasonId.rests_on_reading) and
+    the share of them on pages `bad` says a person would fail too: their precision."""
+    from cogevol.rewards.reasons import ReasonId
+
+    ids = {r.value for r in ReasonId if r.rests_on_reading}
+    fails = [r for r in rows if r.get("hard_fail") and r.get("reason_id") in ids]
+    right = sum(bool(bad(r)) for r in fails)
+    return {"hard_fails": len(fails), "right": right,
+            "precision": round(right / len(fails), 4) if fails else None}
+
+
 def ablation(rows: list[dict], resamples: int = 200) -> dict[str, dict]:
     """Pair agreement and Spearman with each defect term left out (and with all of them: the
     gate alone), next to the full reward."""

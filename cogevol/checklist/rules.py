@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 
 import cogevol.checklist.subjects as subjects
+from cogevol.checklist import word_kinds
 from cogevol.checklist.lexicon import Lexicon, lexicon
 from cogevol.checklist.model import MAX_MENTIONS, Check, Checklist
 from cogevol.checklist.scripts import (
@@ -493,6 +494,9 @@ def plan_rules(request: str, modality: str = "html") -> Checklist:
         rest = rest.replace(p, " ")
     # "a list/grid", "view/edit it": either will do, so the first names the thing
     rest = _ALTERNATIVE.sub(r"\1", rest)
+    # words that name no thing by their kind and place ("demonstrating", "extremely", "the
+    # concept: ..."): the request's own wording, not what the page shows
+    rest, _ = word_kinds.drop_non_things(rest, lang)
     words = (phrases + [w for w in _content_words(rest, lex) if w not in labels])[:MAX_MENTIONS]
     for w in words:
         checks.append(Check("mentions", w, weight=round(2 / len(words), 4), must=True, cue=w))

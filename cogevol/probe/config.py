@@ -166,6 +166,9 @@ class ProbeResult:
     load_error_kinds: int = 0  # of which before any input
     # driving stopped at page_timeout_s: skipped controls are not verdicts
     budget_exhausted: bool = False
+    # what says the page's own code means its controls to work (cogevol.probe.wiring): handlers
+    # its scripts register, listeners driven controls hear; [] when nothing does
+    wired: list[str] = field(default_factory=list)
     twin_rebuilds: int = 0
     # mirrored / blocked requests (cogevol.browser.pool.page_resources)
     resources: dict = field(default_factory=dict)

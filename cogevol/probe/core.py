@@ -39,6 +39,7 @@ from cogevol.probe.flows import run_flows
 from cogevol.probe.lockstep import Lockstep
 from cogevol.probe.session import is_timeout
 from cogevol.probe.state import ProbeState
+from cogevol.probe.wiring import runtime_wiring, source_wiring
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +151,7 @@ async def probe_html(
         result.outcome, result.reason = probe.fault(e)
         if result.outcome is PageOutcome.HARNESS_ERROR:
             log.warning("probe: harness error: %s", result.reason)
+    result.wired = source_wiring(html) + runtime_wiring(result.controls)
     if probe.tracer is not None:
         result.trace, result.trace_page = probe.tracer.spans(), probe.tracer.page_info()
     result.seconds = round(time.perf_counter() - t0, 3)

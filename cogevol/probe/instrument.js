@@ -180,14 +180,25 @@
   // confirmed, a prompt gets its default or "1"), without blocking; after 8 a page that keeps
   // asking (`while (confirm(...))`) is refused, so its loop ends
   let asked = 0;
-  window.alert = () => {};
   // what a control does outside the screen is its response: an Export that downloads a file, a
   // Copy that writes the clipboard (never the machine's: it resolves at once, the same on every
-  // run), a Print. Counted, so the page that got the input differs from its counterfactual
+  // run), a Print, a message box, a file chooser. Counted, so the page that got the input
+  // differs from its counterfactual
   G.effects = 0; G.effect = '';
   // (and a signature for the quiet-window baseline method, which reads no snapshot)
   const effect = (what) => { G.effects++; G.effect = what; G.mutations.push('effect:' + what); };
   window.print = () => effect('prints');
+  // a message box is what the person who pressed the button sees ("Coming soon!"): a response;
+  // so is the file chooser a button opens for a hidden file field
+  window.alert = () => effect('shows a message');
+  const inputClick = HTMLInputElement.prototype.click;
+  HTMLInputElement.prototype.click = function () {
+    if (this.type === 'file') { effect('opens a file chooser'); return undefined; }
+    return inputClick.call(this);
+  };
+  if (HTMLInputElement.prototype.showPicker) {
+    HTMLInputElement.prototype.showPicker = function () { effect('opens a picker'); };
+  }
   const anchorClick = HTMLAnchorElement.prototype.click;
   HTMLAnchorElement.prototype.click = function () {
     // a detached <a download> clicked by script never reaches the document's listeners

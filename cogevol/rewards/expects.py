@@ -66,6 +66,7 @@ import yaml
 
 from cogevol.core import lexicons
 from cogevol.core.request_lexicon import SUBCATEGORIES, normalise, word_rx
+from cogevol.rewards import confidence as conf
 
 if TYPE_CHECKING:
     from cogevol.llm.aclient import AsyncChatClient
@@ -107,6 +108,9 @@ class Expects:
     cues: tuple[str, ...] = ()  # what decided it, in request order: "slider", "not animation", ...
     source: str = "rules"  # "rules" | "llm" | "none" (no request: the default)
     dynamic: bool = False
+    # what each kind asked for rests on: (kind, evidence class, term), the classes of
+    # cogevol.rewards.confidence ("animation", "described motion", "fireworks")
+    evidence: tuple[tuple[str, str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.static == (self.interactive or self.animation or self.dynamic):
@@ -119,6 +123,21 @@ class Expects:
         """The names that are true, sorted: e.g. ["animation", "interactive"]."""
         return [k for k in KINDS if getattr(self, k)]
 
+    def belief(self, kind: str) -> tuple[float, float]:
+        """(probability, confidence) that the request asks for `kind`, both 0..1 and
+        calibrated (cogevol.rewards.confidence): a hard fail needs the confidence, an unmet
+        expectation is priced by the probability. With no request the gate is the contract's
+        interactive one, not a reading: sure."""
+        if self.source == "none":
+            return (1.0, 1.0) if getattr(self, kind) else (0.0, 0.0)
+        return conf.combine([(c, t) for k, c, t in self.evidence if k == kind])
+
+    def confidence(self, kind: str) -> float:
+        return self.belief(kind)[1]
+
+    def probability(self, kind: str) -> float:
+        return self.belief(kind)[0]
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "interactive": self.interactive,
@@ -128,14 +147,24 @@ class Expects:
             "kinds": self.kinds,
             "cues": list(self.cues),
             "source": self.source,
+            "confidence": {k: self.confidence(k) for k in self.kinds if k != "static"},
         }
 
 
 def _expects(
-    interactive: bool, animation: bool, cues: list[str] | tuple[str, ...], source: str
+    interactive: bool,
+    animation: bool,
+    cues: list[str] | tuple[str, ...],
+    source: str,
+    evidence: list[tuple[str, str, str]] | tuple = (),
 ) -> Expects:
     return Expects(
-        interactive, animation, not (interactive or animation), tuple(dict.fromkeys(cues)), source
+        interactive,
+        animation,
+        not (interactive or animation),
+        tuple(dict.fromkeys(cues)),
+        source,
+        evidence=tuple(dict.fromkeys(evidence)),
     )
 
 
@@ -173,6 +202,8 @@ class _Lexicon:
     events: re.Pattern  # "when", "after", "结束时": an animation in a game tied to a moment of play
     hands_off: re.Pattern  # interaction itself ("interactions", "交互"): ruled out, hands-off
     vague: re.Pattern  # controls in general ("controls", "操作"): no cue in a hands-off request
+    media_before: re.Pattern  # where a page runs, right before a verb ("ブラウザで"): it works
+    artefact_after: re.Pattern  # the thing built ("アプリ", "app"), right after a verb: works
     system: str
     user: str
 
@@ -209,6 +240,8 @@ def lexicon() -> _Lexicon:
         events,
         _family_rx(words("hands_off")),
         _family_rx(words("vague_controls")),
+        re.compile(rf"(?:{_alt(words('media'))})\s*(?:{_alt(data['media_particles'])})?\s*$"),
+        re.compile(rf"\s*(?:[a-z0-9-]{{1,8}})?(?:{_alt(words('artefacts'))})"),
         data["llm"]["system"],
         data["llm"]["user"],
     )
@@ -236,6 +269,15 @@ def _hits(text: str, lex: _Lexicon) -> list[tuple[str, str, bool, int]]:
     return out
 
 
+def _works_sense(text: str, start: int, end: int, lex: _Lexicon) -> bool:
+    """Whether the motion word at text[start:end] is said of the page or of where it runs: a
+    medium just before it ("ブラウザで動く", "在浏览器中运行", "runs offline") or the thing
+    built right after it ("動くアプリ", "움직이는 앱"): then it means "works"."""
+    before = text[max(0, start - 16) : start]
+    after = text[end : end + 16]
+    return bool(lex.media_before.search(before)) or bool(lex.artefact_after.match(after))
+
+
 # (a list item's bullet, kept as " - " once a request is normalised, ends one too)
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]|\s[-*•]\s")
 
@@ -258,6 +300,10 @@ def expects_from_request(request: str | None, built_once: bool = False) -> Expec
     text, lex = normalise(request), lexicon()
     hits = _hits(text, lex)
     live = [(f, c, s) for f, c, negated, s in hits if not negated and f != "neutral"]
+    # a motion verb said of the page itself, or of where it runs, means that it works
+    # ("ブラウザで動くTODOアプリ": a to-do app that runs in the browser), not that it moves
+    works = [c for f, c, s in live if f == "motion" and _works_sense(text, s, s + len(c), lex)]
+    live = [(f, c, s) for f, c, s in live if not (f == "motion" and c in works)]
     # a request that rules interaction out ("No interactions.") is hands-off: what it names
     # (a simulation, a game that plays itself) runs by itself and is not operated
     hands_off = any(negated and lex.hands_off.fullmatch(c) for _, c, negated, _ in hits)
@@ -301,7 +347,26 @@ def expects_from_request(request: str | None, built_once: bool = False) -> Expec
         and (negated or f in counted or s in played)
         and (negated or not vague(f, c))
     ]
-    return _expects(interactive, animation, cues, "rules")
+    cues += [f"{c} (runs)" for c in works]
+    # what each kind rests on, for its confidence (cogevol.rewards.confidence)
+    evidence: list[tuple[str, str, str]] = []
+
+    def of(kind: str, cls: str, families: set[str]) -> None:
+        evidence.extend((kind, cls, c) for f, c, _ in live if f in families)
+
+    if animation:
+        of("animation", conf.ANIMATION_WORD, {"animation"})
+        if "motion" in has and not waits:
+            of("animation", conf.DESCRIBED_MOTION, {"motion"})
+        if hands_off and not built_once and named & runs_by_itself:
+            off = next(c for _, c, negated, _ in hits if negated and lex.hands_off.fullmatch(c))
+            evidence.append(("animation", conf.HANDS_OFF, off))
+    if interactive:
+        of("interactive", conf.PAGE_TYPE, set(_WAITS_FOR_USER))
+        of("interactive", conf.CONTROL_WORD, {"interactive"})
+        if sim and not hands_off:
+            of("interactive", conf.SIMULATOR, {"simulation"})
+    return _expects(interactive, animation, cues, "rules", evidence)
 
 
 def llm_messages(request: str) -> list[dict]:
@@ -343,11 +408,18 @@ async def expects_from_llm(request: str | None, client: AsyncChatClient) -> Expe
         return INTERACTIVE_DEFAULT
     try:
         reply = await client.chat(llm_messages(request), json_mode=True)
-        return parse_llm_reply(reply)
+        llm = parse_llm_reply(reply)
     except Exception as e:  # any failure means "use the rules", never a crash
         rules = expects_from_request(request)
         why = f"llm failed: {type(e).__name__}: {str(e)[:200]}"
         return dataclasses.replace(rules, cues=(*rules.cues, why))
+    # the model's reading is evidence of its own class (uncalibrated until a labelled run
+    # measures it: it prices, never fails alone); where the rules read the same kind, their
+    # evidence stands beside it
+    rules = expects_from_request(request)
+    evidence = [(k, conf.LLM, "llm") for k in llm.kinds if k != "static"]
+    evidence += [(k, c, t) for k, c, t in rules.evidence if k in llm.kinds]
+    return dataclasses.replace(llm, evidence=tuple(evidence))
 
 
 @lru_cache(maxsize=1)
@@ -406,4 +478,13 @@ def expects_for(
     if not cues.static or dyn_ev < min_evidence or dyn_ev <= built_ev:
         return cues
     why = f"task type {dyn} (evidence {dyn_ev:g})"
-    return Expects(False, False, False, (*cues.cues, why), cues.source, dynamic=True)
+    cls = conf.TASK_ONE_TERM if dyn_ev < 2 * min_evidence else conf.TASK_TERMS
+    return Expects(
+        False,
+        False,
+        False,
+        (*cues.cues, why),
+        cues.source,
+        dynamic=True,
+        evidence=(("dynamic", cls, dyn),),
+    )

@@ -7,8 +7,9 @@ the quiet window, or after an input started it); a static page needs to render. 
 each of its parts. Without a request the gate is the interactive one.
 
 Defect terms (each in 0..1; params.yaml probe.weights and probe.terms):
-- interactivity: 1 - live / driven controls of the first screen; only when the request asks for
-  interaction, so a decorative button on an animation earns nothing;
+- interactivity: 1 - live / driven controls of the first screen; when the request asks for
+  interaction or the page's own code wires its controls (cogevol.probe.wiring), so a
+  decorative button no code is behind earns and costs nothing;
 - revealed: 1 - live / driven controls that an input revealed (the game behind Play, a list
   item's buttons, a second tab; cogevol.probe.explore), so a page whose second screen is dead
   scores below one whose second screen works; whatever the request asks for (such a control
@@ -96,10 +97,15 @@ class TermSettings:
     fulfilment_gate: bool = True
     subject_floor: float = 0.3
     task_evidence: float = 3.0
+    reading_confidence: float = 0.9
 
     def __post_init__(self) -> None:
         if self.task_evidence <= 0:
             raise ValueError(f"probe.terms.task_evidence must be > 0, not {self.task_evidence}")
+        if not 0 < self.reading_confidence <= 1:
+            raise ValueError(
+                f"probe.terms.reading_confidence must be in (0, 1], not {self.reading_confidence}"
+            )
 
 
 @dataclass(kw_only=True)
@@ -111,6 +117,11 @@ class HtmlScore(Verdict):
     # the factor the request's subject put on the reward (probe.terms.subject_floor + the rest
     # times the share of the subject shown; 1 when the request names no subject)
     subject: float = 1.0
+    # the factor unmet expectations of an unsure reading put on the reward (the product of
+    # 1 - confidence over them; 1 when every expectation is met or none is unsure) and
+    # their kinds
+    reading: float = 1.0
+    unmet: list[str] = field(default_factory=list)
     controls_total: int = 0
     controls_operable: int = 0  # driven (operable and given a verdict)
     controls_live: int = 0
@@ -248,7 +259,9 @@ def score(
             reason_id=ReasonId.HARNESS,
             **base,
         )
-    fail, fail_id = _gate(result, expects, driven, live, skipped)
+    fail, fail_id, unmet = _gate(
+        result, expects, driven, live, skipped, settings.reading_confidence
+    )
     empty = emptiness(result, len(live)) if not fail else ""
     if empty and (expects.source == "none" or not expects.static or fit.subject is not None):
         # the request asks for something to see or do
@@ -299,30 +312,97 @@ def score(
         reward *= subject
         if subject < 1:
             why += f"; subject shown {fit.subject:.0%}: reward x {subject:g}"
+    reading = 1.0
+    for u in unmet:
+        # an unsure reading: the reward it would get on average over the reading being right
+        # (zero) or wrong (as scored)
+        reading *= 1 - u.probability
+        what = u.why.removeprefix("hard fail: ")
+        why += (
+            f"; {what}, which the request asks for with probability {u.probability:.2f}"
+            f" (too unsure to fail it): reward x {1 - u.probability:.2g}"
+        )
+    reward *= reading
     if empty:  # a bare page whose request asks for nothing to see or do
         reward = min(reward, EMPTY_CAP)
         why += f"; {empty}: reward at most {EMPTY_CAP:g}"
+    rid = ReasonId.EMPTY if empty else ReasonId.UNMET if unmet else ReasonId.OK
     return HtmlScore(
-        reason_id=ReasonId.EMPTY if empty else ReasonId.OK,
+        reason_id=rid,
         reward=round(reward, 4),
         reason=why,
         terms=Defects(terms),
         weights_used=used,
         subject=subject,
+        reading=round(reading, 4),
+        unmet=[u.kind for u in unmet],
         **base,
     )
 
 
+@dataclass(frozen=True)
+class Unmet:
+    """A kind of life the request's reading asks for and the page lacks: a hard fail when the
+    reading is sure (`confidence` >= probe.terms.reading_confidence), else a price."""
+
+    kind: str
+    why: str  # "hard fail: nothing moves on its own ..."
+    reason_id: ReasonId
+    probability: float  # that the request asks for it: what prices it
+    confidence: float  # in that probability: what a hard fail needs
+
+
 def _gate(
-    result: ProbeResult, expects: Expects, driven: list, live: list, skipped: int
-) -> tuple[str, ReasonId | None]:
-    """Why the page fails the gate and its reason id, or ("", None) when it passes. A page that
-    is not a page (markdown or code shown as text) fails before what the request asks is read."""
+    result: ProbeResult,
+    expects: Expects,
+    driven: list,
+    live: list,
+    skipped: int,
+    sure_at: float = 0.9,
+) -> tuple[str, ReasonId | None, list[Unmet]]:
+    """Why the page fails the gate and its reason id (("", None) when it passes), and the
+    expectations it leaves unmet on a reading too unsure to fail it (priced by the caller).
+    First what the page shows of itself (not rendered, not a page, controls its own code wires
+    that all do nothing), then what the request's reading asks for."""
     if result.outcome in ("page_hung", "page_crashed", "page_navigated") or not result.rendered_ok:
-        return f"hard fail: {result.reason or 'not rendered'}", ReasonId.NOT_RENDERED
+        return f"hard fail: {result.reason or 'not rendered'}", ReasonId.NOT_RENDERED, []
     fault = shown_fault(result.shown)
     if fault is not None:
-        return f"hard fail: not a page: {fault.why}", fault.id
+        return f"hard fail: not a page: {fault.why}", fault.id, []
+    if _broken_controls(result, driven, live, skipped):
+        return (
+            f"hard fail: the page's code wires its controls ({', '.join(result.wired)}) and none"
+            f" of {len(driven)} driven controls changes the visible state",
+            ReasonId.BROKEN_CONTROLS,
+            [],
+        )
+    unmet = _unmet(result, expects, driven, live, skipped)
+    for u in unmet:
+        if u.confidence >= sure_at:
+            return u.why, u.reason_id, []
+    return "", None, unmet
+
+
+def _broken_controls(result: ProbeResult, driven: list, live: list, skipped: int) -> bool:
+    """The page's own evidence that it is broken, whatever its request: its code wires its
+    controls (cogevol.probe.wiring) and, of the controls driven, none responds. Links alone
+    are no such evidence (a landing page's anchors), nor a page the budget cut short."""
+    return bool(
+        result.wired
+        and driven
+        and not live
+        and not skipped
+        and not result.budget_exhausted
+        and any(c.tag != "a" for c in driven)
+    )
+
+
+def _unmet(
+    result: ProbeResult, expects: Expects, driven: list, live: list, skipped: int
+) -> list[Unmet]:
+    """What the reading asks for and the page does not do, each with the reading's confidence
+    in that kind."""
+    out = []
     asked = (
         f" (the request asks for {' and '.join(expects.kinds)})" if expects.source != "none" else ""
     )
@@ -332,11 +412,12 @@ def _gate(
         and not result.budget_exhausted
     ):
         task = next((c for c in expects.cues if c.startswith("task type")), "its task type")
-        return (
+        why = (
             "hard fail: nothing changes, on its own or under input"
-            f" ({task} asks for a page that does something)",
-            ReasonId.NO_CHANGE,
+            f" ({task} asks for a page that does something)"
         )
+        out.append(Unmet("dynamic", why, ReasonId.NO_CHANGE, *expects.belief("dynamic")))
+    animation = expects.belief("animation")
     if (
         expects.animation
         and not (result.animates or result.moves_later)
@@ -345,22 +426,26 @@ def _gate(
         still = result.motion.removeprefix(STILL).strip() if result.motion.startswith(STILL) else ""
         why = f" ({still})" if still.startswith("only") else ""
         # (with the budget spent, later motion was never measured)
-        return "hard fail: nothing moves on its own" + why + asked, ReasonId.NO_MOTION
-    if expects.animation and result.moves_at_end is False and result.error_count:
-        return (
+        why = "hard fail: nothing moves on its own" + why + asked
+        out.append(Unmet("animation", why, ReasonId.NO_MOTION, *animation))
+    elif expects.animation and result.moves_at_end is False and result.error_count:
+        why = (
             "hard fail: the animation stops after a script error "
             f"({result.errors[0][:80] if result.errors else 'error'})" + asked
-        ), ReasonId.STOPS_ON_ERROR
+        )
+        out.append(Unmet("animation", why, ReasonId.STOPS_ON_ERROR, *animation))
     if expects.interactive and not live and not skipped:
+        sure = expects.belief("interactive")
         if not driven:
-            return (
-                "hard fail: no operable control" + asked + _not_operable(result),
-                ReasonId.NO_CONTROL,
+            why = "hard fail: no operable control" + asked + _not_operable(result)
+            out.append(Unmet("interactive", why, ReasonId.NO_CONTROL, *sure))
+        else:
+            why = (
+                f"hard fail: none of {len(driven)} operable controls changes the visible state"
+                + asked
             )
-        return (
-            f"hard fail: none of {len(driven)} operable controls changes the visible state" + asked
-        ), ReasonId.DEAD_CONTROLS
-    return "", None
+            out.append(Unmet("interactive", why, ReasonId.DEAD_CONTROLS, *sure))
+    return out
 
 
 def _terms(
@@ -373,7 +458,9 @@ def _terms(
     terms: dict[str, float] = {}
     partial = result.budget_exhausted
     top, deeper = [c for c in driven if not c.depth], [c for c in driven if c.depth]
-    if expects.interactive and top and not partial:
+    # asked for, or meant by the page itself: controls its own code wires that do nothing are
+    # broken parts whatever the request (a decorative button no code is behind costs nothing)
+    if (expects.interactive or result.wired) and top and not partial:
         terms["interactivity"] = round(1 - sum(c.verdict == "live" for c in top) / len(top), 4)
     # whatever the request: a control exists past the first screen only because an input of
     # the page worked, so a dead one is a broken part, not decoration

@@ -180,7 +180,10 @@ def test_word_boundaries(request_, kinds, cue):
 def test_expects_contract():
     e = expects_from_request("an animated solar system with a speed slider")
     assert e.as_dict() == {"interactive": True, "animation": True, "dynamic": False, "static": False,
-                           "kinds": BOTH, "cues": ["animated", "slider"], "source": "rules"}
+                           "kinds": BOTH, "cues": ["animated", "slider"], "source": "rules",
+                           "confidence": {"animation": e.confidence("animation"),
+                                          "interactive": e.confidence("interactive")}}
+    assert e.evidence == (("animation", "animation word", "animated"), ("interactive", "control word", "slider"))
     with pytest.raises(ValueError):
         Expects(interactive=True, animation=False, static=True)
     with pytest.raises(ValueError):

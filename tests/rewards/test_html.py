@@ -61,7 +61,10 @@ def test_gate_follows_the_request():
     assert not unmeasured.hard_fail and "not measured" in unmeasured.reason
     assert not score(_result([]), STATIC).hard_fail
     assert score(_result(["dead"], animates=True), MIX).hard_fail  # the requested control is dead
-    assert score(_result(["live"]), MIX).hard_fail  # the requested motion is missing
+    # the requested motion is missing: "fireworks" alone is a reading no labelled requests of
+    # two sources back, so it is priced, not failed
+    missing = score(_result(["live"]), MIX)
+    assert not missing.hard_fail and missing.unmet == ["animation"] and missing.reward < 0.5
     assert not score(_result(["live"], animates=True), MIX).hard_fail
     assert score(_result([]), None).hard_fail  # no request: the interactive gate, as before
 
@@ -157,3 +160,42 @@ def test_revealed_dead_controls_cost_whatever_the_request():
     s = score(r, expects_from_request("A poster about the history of Rome"))
     assert s.terms["revealed"] == 0.5 and "interactivity" not in s.terms
     assert score(r).terms["interactivity"] == 0.0 and s.interactivity == 1.0
+
+
+BAKERY = expects_from_request("a landing page for a bakery")
+
+
+def test_controls_the_page_wires_itself_that_all_do_nothing_fail_under_any_reading():
+    # a drawing app read as static: its script threw before the handlers attached
+    broken = _result(["dead", "dead", "dead"], wired=["addEventListener"])
+    s = score(broken, BAKERY)
+    assert s.hard_fail and s.reason_id == "gate.broken_controls" and "wires its controls" in s.reason
+    # one of them works: no evidence of a broken page
+    assert not score(_result(["live", "dead"], wired=["addEventListener"]), BAKERY).hard_fail
+    # plain markup buttons with no code behind them on a static page: not a fail
+    plain = score(_result(["dead", "dead"]), BAKERY)
+    assert not plain.hard_fail and plain.reason_id == "ok"
+
+
+def test_a_wired_page_with_only_dead_links_is_no_evidence():
+    link = Control(0, "click", "a", "About", "operable", verdict="dead")
+    r = ProbeResult(rendered_ok=True, controls=[link], fill=0.5, wired=["handler property"])
+    assert not score(r, BAKERY).hard_fail
+
+
+def test_an_unsure_reading_prices_what_a_sure_one_fails():
+    from cogevol.rewards import confidence as conf
+
+    unsure = Expects(False, True, False, ("drifting",), evidence=(("animation", conf.DESCRIBED_MOTION, "drifting"),))
+    sure = Expects(False, True, False, ("animation",), evidence=(("animation", conf.ANIMATION_WORD, "animation"),))
+    c, p = unsure.confidence("animation"), unsure.probability("animation")
+    assert c < 0.9 <= sure.confidence("animation") and c < p
+    still = _result([])
+    assert score(still, sure).hard_fail and score(still, sure).reason_id == "gate.no_motion"
+    priced, plain = score(still, unsure), score(still, BAKERY)
+    assert not priced.hard_fail and priced.reason_id == "priced.unmet" and priced.unmet == ["animation"]
+    # priced by the probability the reading is right: the reward on average over right and wrong
+    assert priced.reward == round(plain.reward * (1 - p), 4) and "too unsure" in priced.reason
+    # a lower line makes the same reading sure enough to fail
+    assert score(still, unsure, settings=TermSettings(reading_confidence=c)).hard_fail
+    assert not score(_result([], animates=True), unsure).unmet
