@@ -467,6 +467,7 @@ def configs() -> dict[str, type]:
     from cogevol.train.config import (
         AtcSettings,
         GRPOSettings,
+        LoraSettings,
         ModelConfig,
         SFTSettings,
         TinyModelConfig,
@@ -500,6 +501,7 @@ def configs() -> dict[str, type]:
         "sft": SFTSettings,
         "grpo": GRPOSettings,
         "grpo.atc": AtcSettings,
+        "grpo.lora": LoraSettings,
         "evaluate": EvalConfig,
         "evaluate.ab": ABConfig,
     }

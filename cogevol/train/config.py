@@ -52,13 +52,31 @@ class TrainConfig:
     schedule: str = "serial"
     deepspeed: str | None = "infra/deepspeed/zero2.json"
     seed: int = 42
-    bf16: bool = False
+    bf16: bool | str = False
     gradient_checkpointing: bool = False
     torch_threads: int = 0
 
     def __post_init__(self) -> None:
         if self.schedule not in ("serial", "joint"):
             raise ValueError(f"train.schedule must be serial or joint, not {self.schedule!r}")
+        if self.bf16 not in (True, False, "auto"):
+            raise ValueError(f"train.bf16 must be true, false or auto, not {self.bf16!r}")
+
+    def use_bf16(self) -> bool:
+        """Whether to train in bf16: `auto` decides at run time, where the device has fast bf16
+        (a CUDA card that supports it; a CPU with AVX-512 BF16 or AMX tiles: on a CPU without
+        them bf16 is emulated and slower than fp32)."""
+        if self.bf16 != "auto":
+            return bool(self.bf16)
+        import torch
+
+        if torch.cuda.is_available():
+            return torch.cuda.is_bf16_supported()
+        cpu = torch.cpu
+        return any(
+            getattr(cpu, probe, lambda: False)()
+            for probe in ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
+        )
 
 
 def shared_fields(settings, trl_config: type, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -111,6 +129,37 @@ class AtcSettings:
 
 
 @dataclass
+class LoraSettings:
+    """LoRA adapters for GRPO through TRL's peft_config (params.yaml: grpo.lora, where each knob
+    is explained): the adapter switched off is the KL reference, so no second model is loaded,
+    and the adapter is merged into the weights before the checkpoint is saved."""
+
+    enabled: bool = False
+    r: int = 16
+    alpha: int = 32
+    dropout: float = 0.0
+    target_modules: str = "all-linear"
+
+    def __post_init__(self) -> None:
+        if self.r < 1 or self.alpha < 1:
+            raise ValueError(f"grpo.lora: need r >= 1 and alpha >= 1, got {self}")
+
+    def peft_config(self):
+        """The PEFT LoraConfig, or None when off."""
+        if not self.enabled:
+            return None
+        from peft import LoraConfig
+
+        return LoraConfig(
+            r=self.r,
+            lora_alpha=self.alpha,
+            lora_dropout=self.dropout,
+            target_modules=self.target_modules,
+            task_type="CAUSAL_LM",
+        )
+
+
+@dataclass
 class GRPOSettings:
     """GRPO for one or both modalities (params.yaml: grpo, where each knob is explained with seed
     001's GPU value)."""
@@ -148,6 +197,7 @@ class GRPOSettings:
     vllm_max_model_length: int | None = None
     vllm_enable_sleep_mode: bool = False
     atc: AtcSettings = field(default_factory=AtcSettings)
+    lora: LoraSettings = field(default_factory=LoraSettings)
 
     def micro_batch(self, world_size: int = 1) -> tuple[int, int]:
         """(per-device batch, gradient accumulation steps), the accumulation derived: one optimizer

@@ -121,7 +121,7 @@ def trainer_kwargs(train: TrainConfig) -> dict:
         single_process_world()
     return {
         "deepspeed": ds,
-        "bf16": train.bf16,
+        "bf16": train.use_bf16(),
         "fp16": False,
         # transformers 5 name of gradient checkpointing
         "activation_checkpointing": train.gradient_checkpointing,

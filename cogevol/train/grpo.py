@@ -70,6 +70,7 @@ class TimedGRPOTrainer(GRPOTrainer):
 
     def _generate_and_score_completions(self, inputs: list) -> dict:
         reward_before, t0 = self.timer.reward if self.timer else 0.0, time.perf_counter()
+        self._sync_colocated_vllm_on_cpu()
         out = super()._generate_and_score_completions(inputs)
         if self.timer is not None:
             inside = time.perf_counter() - t0 - (self.timer.reward - reward_before)
@@ -89,6 +90,35 @@ class TimedGRPOTrainer(GRPOTrainer):
         for k, v in stats.metrics().items():
             self._atc_metrics[k].append(v)
         return out
+
+    def _sync_colocated_vllm_on_cpu(self) -> None:
+        """Push the policy's weights into a colocated vLLM on a CPU, before TRL's rollout phase
+        would, through vLLM's own `reload_weights`, then mark the step synced so TRL skips its
+        own sync. TRL's (VLLMGeneration.sync_weights) feeds each tensor to
+        `model.load_weights`; vLLM's CPU backend repacks every linear layer's weight into a
+        oneDNN kernel once loaded and leaves an empty Parameter without a `weight_loader`
+        (vllm/model_executor/layers/utils.py), so that raises AttributeError at the first
+        sync. `reload_weights(is_checkpoint_format=True)` restores the checkpoint layout, loads
+        and repacks again. On a GPU, or with a vLLM server, TRL's own sync runs untouched."""
+        gen = getattr(self, "vllm_generation", None)
+        if (
+            not getattr(self, "use_vllm", False)
+            or gen is None
+            or gen.mode != "colocate"
+            or self.accelerator.device.type != "cpu"
+            or self.state.global_step == self._last_loaded_step
+        ):
+            return
+        t0 = time.perf_counter()
+        # the generator merges a LoRA adapter for the walk and unmerges it once it is spent,
+        # which reload_weights does before it returns (in process, nothing is serialised)
+        gen.llm.collective_rpc(
+            "reload_weights",
+            kwargs={"weights_iterator": gen._iter_named_params(), "is_checkpoint_format": True},
+        )
+        gen.llm.reset_prefix_cache()
+        self._last_loaded_step = self.state.global_step
+        log.debug("vllm on cpu: weights synced in %.2f s", time.perf_counter() - t0)
 
     def log(self, logs: dict[str, float], start_time: float | None = None) -> None:
         """TRL's log, with the mean of each ATC metric since the last one."""
@@ -169,15 +199,13 @@ def run_grpo(
             train_dataset=dataset,
             processing_class=tokenizer,
             callbacks=[metrics_cb, timing_cb, *callbacks],
+            peft_config=g.lora.peft_config(),
         )
         trainer.timer = timer
         trainer.atc = g.atc if "html" in modalities else None
         trainer.train()
         log.info("grpo: %s, %s engine", "+".join(modalities), type(trainer.model_wrapped).__name__)
-        trainer.model.config.use_cache = True  # the checkpoint is for generation
-        trainer.save_model(str(out_dir))
-        if trainer.is_world_process_zero():
-            tokenizer.save_pretrained(str(out_dir))
+        save_policy(trainer, tokenizer, out_dir)
     finally:
         _close_on_trainer_loop(scorers, trainer)
     return GRPOResult(
@@ -186,6 +214,21 @@ def run_grpo(
         metrics_cb.history,
         timing_cb.steps,
     )
+
+
+def save_policy(trainer, tokenizer, out_dir: str | Path) -> None:
+    """Save the trained policy like a hub checkpoint: a LoRA adapter is merged into the weights
+    first, so every loader (transformers, vLLM, the next stage) reads the checkpoint as it is."""
+    model = trainer.accelerator.unwrap_model(trainer.model)
+    model.config.use_cache = True  # the checkpoint is for generation
+    if hasattr(model, "merge_and_unload"):  # a PEFT model
+        if trainer.is_world_process_zero():
+            model.merge_and_unload().save_pretrained(str(out_dir))
+            tokenizer.save_pretrained(str(out_dir))
+        return
+    trainer.save_model(str(out_dir))
+    if trainer.is_world_process_zero():
+        tokenizer.save_pretrained(str(out_dir))
 
 
 def _close_on_trainer_loop(scorers, trainer) -> None:

@@ -163,3 +163,110 @@ def test_the_trainer_refuses_a_trl_without_the_rollout_phase_it_overrides(monkey
     monkeypatch.delattr(GRPOTrainer, ROLLOUT_PHASE)
     with pytest.raises(RuntimeError, match=f"tested on TRL {TESTED_TRL}"):
         TimedGRPOTrainer(model=None, reward_funcs=[])
+
+
+@pytest.mark.timeout(300)
+def test_lora_trains_an_adapter_against_the_adapter_off_reference_and_saves_merged(tmp_path, tiny_dir, model_cfg):
+    """grpo.lora: TRL's peft_config; no second model is loaded for the KL (beta > 0: the adapter
+    switched off is the reference), and the checkpoint is the merged weights, which a plain
+    from_pretrained reads (no adapter files)."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    import cogevol.train.grpo as grpo_mod
+    from cogevol.train.config import LoraSettings
+
+    seen = {}
+    original = grpo_mod.save_policy
+
+    def spy(trainer, tokenizer, out_dir):
+        seen["ref_model"], seen["peft"] = trainer.ref_model, hasattr(trainer.model, "peft_config")
+        original(trainer, tokenizer, out_dir)
+
+    grpo_mod.save_policy = spy
+    try:
+        data = grpo_prompts(prompt_records(12), ["html"], 2, seed=0)
+        g = replace(TINY_GRPO, beta=0.04, learning_rate=5e-2, reward_workers=1, log_rollouts=0,
+                    lora=LoraSettings(enabled=True, r=4, alpha=8))
+        run_grpo(str(tiny_dir), data, tmp_path / "out", g, TrainConfig(deepspeed=None), model_cfg, LetterShare(1.0))
+    finally:
+        grpo_mod.save_policy = original
+    assert seen == {"ref_model": None, "peft": True}
+    assert not list((tmp_path / "out").glob("adapter_*"))
+    before = AutoModelForCausalLM.from_pretrained(str(tiny_dir))
+    after = AutoModelForCausalLM.from_pretrained(str(tmp_path / "out"))
+    assert not any("lora" in k for k in after.state_dict())
+    moved = [k for k, v in after.state_dict().items() if not torch.equal(v, before.state_dict()[k])]
+    assert moved, "the merged adapter changed no weight"
+
+
+def test_bf16_auto_is_decided_by_the_device():
+    import torch
+
+    assert TrainConfig(bf16=True).use_bf16() and not TrainConfig(bf16=False).use_bf16()
+    if not torch.cuda.is_available():
+        fast = torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported()
+        assert TrainConfig(bf16="auto").use_bf16() == fast
+    with pytest.raises(ValueError, match="true, false or auto"):
+        TrainConfig(bf16="yes")
+
+
+class _CpuRepackedModel:
+    """What vLLM's CPU backend leaves after loading: linear weights repacked, load_weights
+    refusing a tensor (vllm/model_executor/layers/utils.py: an empty Parameter, no
+    weight_loader)."""
+
+    def load_weights(self, weights):
+        raise AttributeError("'Parameter' object has no attribute 'weight_loader'")
+
+
+class _Llm:
+    def __init__(self):
+        self.calls = []
+        runner = type("R", (), {"model": _CpuRepackedModel()})()
+        worker = type("W", (), {"model_runner": runner})()
+        self.llm_engine = type("E", (), {"model_executor": type("X", (), {"driver_worker": worker})()})()
+
+    def collective_rpc(self, method, kwargs=None):
+        self.calls.append((method, sorted(kwargs)))
+        self.synced = list(kwargs["weights_iterator"])
+
+    def reset_prefix_cache(self):
+        self.calls.append(("reset_prefix_cache", []))
+
+
+def _colocated(global_step: int, last: int):
+    from types import SimpleNamespace
+
+    from trl.generation.vllm_generation import VLLMGeneration
+
+    from cogevol.train.grpo import TimedGRPOTrainer
+
+    gen = VLLMGeneration.__new__(VLLMGeneration)
+    gen.mode, gen.llm, gen.enable_sleep_mode = "colocate", _Llm(), False
+    gen.accelerator = SimpleNamespace(is_main_process=True)
+    gen._iter_named_params = lambda: iter([("w", "tensor")])
+    trainer = TimedGRPOTrainer.__new__(TimedGRPOTrainer)
+    trainer.__dict__.update(use_vllm=True, vllm_generation=gen, _last_loaded_step=last,
+                            accelerator=SimpleNamespace(device=SimpleNamespace(type="cpu")),
+                            state=SimpleNamespace(global_step=global_step))
+    return trainer, gen
+
+
+def test_colocated_vllm_on_a_cpu_syncs_through_reload_weights_where_trls_sync_fails():
+    """TRL's own sync feeds each tensor to model.load_weights, which vLLM's CPU backend refuses
+    (AttributeError at the first sync); the trainer's override reloads through vLLM's
+    reload_weights instead, once per optimizer step, and TRL then skips its own."""
+    trainer, gen = _colocated(global_step=3, last=-1)
+    with pytest.raises(AttributeError, match="weight_loader"):
+        type(gen).sync_weights(gen)  # today's path
+    trainer._sync_colocated_vllm_on_cpu()
+    assert gen.llm.calls == [("reload_weights", ["is_checkpoint_format", "weights_iterator"]),
+                             ("reset_prefix_cache", [])]
+    assert gen.llm.synced == [("w", "tensor")] and trainer._last_loaded_step == 3
+    trainer._sync_colocated_vllm_on_cpu()  # the same step: nothing more
+    assert len(gen.llm.calls) == 2
+    gpu, gen2 = _colocated(global_step=1, last=-1)
+    gpu.accelerator.device.type = "cuda"
+    gpu._sync_colocated_vllm_on_cpu()  # on a GPU TRL's own sync runs
+    assert gen2.llm.calls == [] and gpu._last_loaded_step == -1
