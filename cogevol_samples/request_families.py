@@ -1,12 +1,16 @@
 """Request families a small student can reach, instantiated over topics, labels, numbers and
 languages, with a split that keeps held-out requests new: the held-out learning benchmark's data
-(benchmarks/grpo_carryover.py).
+(benchmarks/grpo_learning.py).
 
 A request is a family's template sentence filled with a topic, labels and numbers, in one of five
-languages. The split rule, checked by tests/samples/test_request_families.py:
+languages. Eight families: a counter, a countdown timer, a chart of given data with a switch, an
+arithmetic quiz, a random picker, a list to add to, a unit converter and flashcards. The split
+rule, checked by tests/samples/test_request_families.py:
 
-    every topic and every template sentence belongs to exactly one side; a request is on a side
-    only when both its topic and its template are,
+    a family in `HELD_FAMILIES` is never trained on: all its requests are held out (the far
+    tier). In every other family each topic and each template sentence belongs to exactly one
+    side, and a request is on a side only when both its topic and its template are (the near
+    tier holds the trained families' last topics in their last templates),
 
 so no held-out request shares its topic (nor any of the topic's words) or its template sentence
 with a training request. Templates are split per family and language (the first ones train, the
@@ -30,11 +34,15 @@ import yaml
 DATA = yaml.safe_load((Path(__file__).with_suffix(".yaml")).read_text(encoding="utf-8"))
 LANGS = tuple(DATA["ui"])
 HELD_TOPICS: int = DATA["held_topics"]  # per family: the last topics of each list
+HELD_FAMILIES: tuple[str, ...] = tuple(DATA["held_families"])  # never trained on: the far tier
 UI: dict[str, dict[str, str]] = DATA["ui"]  # interface words per language
 # family -> [(topic key, {lang: words})]
 TOPICS = {f: [(t["key"], t["words"]) for t in ts] for f, ts in DATA["topics"].items()}
 TEMPLATES: dict[str, dict[str, list[str]]] = DATA["templates"]  # family -> lang -> sentences
 CHART_LABELS: dict[str, list[str]] = DATA["chart_labels"]  # chart topic -> data labels
+PICKER_CHOICES: dict[str, list[str]] = DATA["picker_choices"]
+CONVERTERS: dict[str, dict] = DATA["converter_factors"]
+CARDS: dict[str, list[list[str]]] = DATA["flashcards"]
 # quiz topic -> (question, answer) from two drawn numbers
 QUIZ_OPS = {
     "add": lambda a, b: (f"{a} + {b}", a + b),
@@ -54,19 +62,26 @@ class Request:
     template: str  # "family/lang/index": the split's other unit
     lang: str
     split: str  # train | held
-    prompt: str
-    reference: str  # the programmatic teacher's compact page
+    # near: a trained family's held topic and template | far: a family never trained on |
+    # "" on the training side
+    tier: str = ""
+    prompt: str = ""
+    reference: str = ""  # the programmatic teacher's compact page
 
     def as_record(self) -> dict:
         return asdict(self)
 
 
 def topic_split(family: str, key: str) -> str:
+    if family in HELD_FAMILIES:
+        return "held"
     keys = [k for k, _ in TOPICS[family]]
     return "held" if keys.index(key) >= len(keys) - HELD_TOPICS else "train"
 
 
 def template_split(family: str, lang: str, index: int) -> str:
+    if family in HELD_FAMILIES:
+        return "held"
     return "held" if index == len(TEMPLATES[family][lang]) - 1 else "train"
 
 
@@ -95,6 +110,14 @@ def _fill(family: str, topic_key: str, rng: random.Random, lang: str) -> tuple[d
         return {"n": n, "check": ui["check"]}, {
             "pairs": [(rng.randint(2, 12), rng.randint(1, 9)) for _ in range(n)]
         }
+    if family == "picker":
+        return {"pick": ui["pick"]}, {"choices": PICKER_CHOICES[topic_key]}
+    if family == "list":
+        return {"put": ui["put"]}, {}
+    if family == "converter":
+        return {"convert": ui["convert"]}, CONVERTERS[topic_key]
+    if family == "flashcards":
+        return {"flip": ui["flip"], "next": ui["next"]}, {"cards": CARDS[topic_key]}
     labels = CHART_LABELS[topic_key]
     values = [rng.randint(2, 30) for _ in labels]
     data = ", ".join(f"{k} {v}" for k, v in zip(labels, values))
@@ -140,6 +163,44 @@ def reference_page(
             "Q.forEach((x,i)=>{if(+document.getElementById('i'+i).value===x[1])k++});"
             f"document.getElementById('s').textContent='{ui['score']}: '+k+'/'+Q.length}};",
         )
+    if family == "picker":
+        return _page(
+            lang,
+            title,
+            f'<p id="o" style="font-size:48px">?</p><button id="p">{slots["pick"]}</button>',
+            f"const C={json.dumps(extra['choices'])};const o=document.getElementById('o');"
+            "p.onclick=()=>{o.textContent=C[Math.floor(Math.random()*C.length)]};",
+        )
+    if family == "list":
+        return _page(
+            lang,
+            title,
+            f'<input id="i"><button id="a">{slots["put"]}</button><ul id="u"></ul>',
+            "const i=document.getElementById('i'),u=document.getElementById('u');"
+            "a.onclick=()=>{if(!i.value.trim())return;const l=document.createElement('li');"
+            "l.textContent=i.value;u.appendChild(l);i.value=''};",
+        )
+    if family == "converter":
+        off = extra.get("offset", 0)
+        return _page(
+            lang,
+            title,
+            f'<input id="i" type="number" value="1"> {extra["from"]} '
+            f'<button id="c">{slots["convert"]}</button><p id="o"></p>',
+            "const i=document.getElementById('i'),o=document.getElementById('o');"
+            f"c.onclick=()=>{{o.textContent=(+i.value*{extra['factor']}+{off}).toFixed(2)"
+            f"+' {extra['to']}'}};",
+        )
+    if family == "flashcards":
+        return _page(
+            lang,
+            title,
+            '<p id="q" style="font-size:36px"></p><p id="a"></p>'
+            f'<button id="f">{slots["flip"]}</button><button id="n">{slots["next"]}</button>',
+            f"const K={json.dumps(extra['cards'])};let k=0;const q=document.getElementById('q'),"
+            "a=document.getElementById('a');function show(){q.textContent=K[k][0];a.textContent=''}"
+            "f.onclick=()=>{a.textContent=K[k][1]};n.onclick=()=>{k=(k+1)%K.length;show()};show();",
+        )
     labels, values = extra["labels"], extra["values"]
     return _page(
         lang,
@@ -164,6 +225,7 @@ def instantiate(family: str, topic_key: str, lang: str, index: int, rng: random.
     prompt = TEMPLATES[family][lang][index].format(topic=topic, **slots)
     t, w = topic_split(family, topic_key), template_split(family, lang, index)
     split = t if t == w else "mixed"
+    tier = "" if split != "held" else "far" if family in HELD_FAMILIES else "near"
     rid = f"{family}-{topic_key}-{lang}-{index}-{rng.randrange(16**6):06x}"
     return Request(
         rid,
@@ -172,20 +234,40 @@ def instantiate(family: str, topic_key: str, lang: str, index: int, rng: random.
         f"{family}/{lang}/{index}",
         lang,
         split,
+        tier,
         prompt,
         reference_page(family, topic_key, topic, lang, slots, extra),
     )
+
+
+def held_out(seed: int = 0, far_topics: int = 2, langs: tuple[str, ...] = LANGS) -> list[Request]:
+    """Every distinct held-out request of the two tiers, each once: near, every trained family's
+    held topics in every language (its held template); far, `far_topics` topics of each family
+    never trained on in every language, the template turning with the topic."""
+    rng, out = random.Random(seed), []
+    for family in TOPICS:
+        keys = [k for k, _ in TOPICS[family] if topic_split(family, k) == "held"]
+        far = family in HELD_FAMILIES
+        for lang in langs:
+            n_templates = len(TEMPLATES[family][lang])
+            turn = langs.index(lang)
+            picked = [keys[(turn + j) % len(keys)] for j in range(far_topics)] if far else keys
+            for j, key in enumerate(picked):
+                index = (turn + j) % n_templates if far else n_templates - 1
+                out.append(instantiate(family, key, lang, index, rng))
+    return out
 
 
 def build(
     n_train: int, n_held: int, seed: int = 0, langs: tuple[str, ...] = LANGS
 ) -> dict[str, list[Request]]:
     """`n_train` training and `n_held` held-out requests, balanced over families, round-robin over
-    languages, each drawn from its side's topics and templates only (mixed pairs are never made)."""
+    languages, each drawn from its side's topics and templates only (mixed pairs are never made);
+    families never trained on (`HELD_FAMILIES`) are drawn for the held-out side only."""
     rng = random.Random(seed)
     out: dict[str, list[Request]] = {"train": [], "held": []}
     for split, n in (("train", n_train), ("held", n_held)):
-        families = list(TOPICS)
+        families = [f for f in TOPICS if split == "held" or f not in HELD_FAMILIES]
         for i in range(n):
             family, lang = families[i % len(families)], langs[(i // len(families)) % len(langs)]
             topics = [k for k, _ in TOPICS[family] if topic_split(family, k) == split]

@@ -7,11 +7,13 @@ import random
 import re
 
 from cogevol_samples.request_families import (
+    HELD_FAMILIES,
     LANGS,
     TEMPLATES,
     TOPICS,
     UI,
     build,
+    held_out,
     instantiate,
     leaks,
     template_split,
@@ -44,11 +46,25 @@ def test_held_out_sentences_are_not_training_sentences_with_other_words():
     assert not {skeleton(r) for r in reqs["held"]} & {skeleton(r) for r in reqs["train"]}
 
 
-def test_each_side_covers_every_family_and_several_languages():
+def test_each_side_covers_its_families_and_several_languages():
     reqs = build(40, 20)
+    assert {r.family for r in reqs["train"]} == set(TOPICS) - set(HELD_FAMILIES)
+    assert {r.family for r in reqs["held"]} == set(TOPICS)
     for rows in reqs.values():
-        assert {r.family for r in rows} == set(TOPICS)
         assert len({r.lang for r in rows}) >= 3
+
+
+def test_the_held_out_tiers_are_distinct_and_new():
+    """Near: trained families' held topics and templates; far: at least two families never
+    trained on; at least 60 distinct requests across the languages, none twice."""
+    held = held_out(seed=1)
+    near = [r for r in held if r.tier == "near"]
+    far = [r for r in held if r.tier == "far"]
+    assert len(held) >= 60 and len({r.prompt for r in held}) == len(held)
+    assert len({r.family for r in far}) >= 2 and {r.family for r in far} == set(HELD_FAMILIES)
+    assert {r.family for r in near} == set(TOPICS) - set(HELD_FAMILIES)
+    assert {r.lang for r in held} == set(LANGS)
+    assert leaks(build(200, 0, seed=2)["train"], held) == []
 
 
 def test_a_leaked_topic_or_template_is_reported():
@@ -83,4 +99,7 @@ def test_every_family_has_a_held_out_template_in_every_language():
         assert set(by_lang) == set(LANGS) == set(UI)
         for lang, sentences in by_lang.items():
             sides = [template_split(family, lang, i) for i in range(len(sentences))]
-            assert sides.count("held") == 1 and "train" in sides
+            if family in HELD_FAMILIES:
+                assert set(sides) == {"held"}
+            else:
+                assert sides.count("held") == 1 and "train" in sides
