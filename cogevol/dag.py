@@ -385,7 +385,7 @@ def stage(name: str) -> Stage:
 
 
 HEADER = """\
-# GENERATED from cogevol/pipeline/dag.py by `python scripts/write_dvc_yaml.py`: edit the
+# GENERATED from cogevol/dag.py by `python scripts/write_dvc_yaml.py`: edit the
 # declarations there, not this file (tests/pipeline/test_dag.py fails when the two differ).
 # Stages run `python stages/<name>.py`; `make repro` puts .venv/bin first on PATH (or activate
 # .venv yourself). Knobs live in params.yaml, one group per stage.
@@ -394,7 +394,7 @@ HEADER = """\
 # What decides a score (probe, slides, judge params; the scoring code; the CDN lock) is declared
 # once, by the `scoring` stage: the stages that score depend on its output, metrics/scoring.json.
 # Groups with operational knobs (workers, concurrency, retries, cache dirs) are listed key by key
-# without them (cogevol.pipeline.dag.OPERATIONAL).
+# without them (cogevol.dag.OPERATIONAL).
 """
 
 

@@ -1,4 +1,4 @@
-"""Write dvc.yaml from the stage declarations in cogevol/pipeline/dag.py (`--check`: exit 1 if it differs)."""
+"""Write dvc.yaml from the stage declarations in cogevol/dag.py (`--check`: exit 1 if it differs)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from cogevol.pipeline.dag import dvc_yaml
+from cogevol.dag import dvc_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 

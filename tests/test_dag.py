@@ -1,8 +1,8 @@
-"""Each stage declared once: dvc.yaml is generated from cogevol/pipeline/dag.py and must match it."""
+"""Each stage declared once: dvc.yaml is generated from cogevol/dag.py and must match it."""
 
 import yaml
 
-from cogevol.pipeline.dag import STAGES, dvc_yaml, stage
+from cogevol.dag import STAGES, dvc_yaml, stage
 from tests.conftest import REPO
 
 PARAMS = yaml.safe_load((REPO / "params.yaml").read_text())

@@ -1,6 +1,6 @@
 """DVC deps correct by construction: every project module a stage script imports, directly or
 through other project modules (imports inside functions included), is covered by that stage's
-deps as declared in cogevol/pipeline/dag.py (dvc.yaml is generated from it, tests/pipeline/test_dag.py), so an edit
+deps as declared in cogevol/dag.py (dvc.yaml is generated from it, tests/pipeline/test_dag.py), so an edit
 to any code a stage's results depend on reruns the stage.
 
 Exempt: modules that only log, track or draw (their edits cannot change a result), and package
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from cogevol.pipeline.dag import OPERATIONAL, STAGES
+from cogevol.dag import OPERATIONAL, STAGES
 from tests.conftest import REPO
 
 LOGGING_ONLY = {"cogevol/core/logs.py", "cogevol/pipeline/tracking.py", "cogevol/core/progress.py", "cogevol/pipeline/plots.py",
@@ -102,7 +102,7 @@ def leaf_keys(node: dict, prefix: str) -> set[str]:
 
 
 def test_params_listed_key_by_key_cover_every_result_knob():
-    """Operational knobs (cogevol.pipeline.dag.OPERATIONAL) decide how fast or through what a stage runs,
+    """Operational knobs (cogevol.dag.OPERATIONAL) decide how fast or through what a stage runs,
     never its results: DVC does not track them, and tracks every other key of their groups."""
     params = yaml.safe_load((REPO / "params.yaml").read_text())
     stages = {st.name: {"params": st.tracked(params)} for st in STAGES}

@@ -211,9 +211,46 @@ def test_the_bottom_layers_import_nothing_above_them():
     assert bad == []
 
 
-def test_the_root_holds_only_the_command_and_the_prompts():
+def test_the_root_holds_only_the_command_the_stage_list_and_the_prompts():
     """Everything else lives in a package that names its layer (README: Layout)."""
-    assert sorted(p.name for p in PKG.glob("*.py")) == ["__init__.py", "cli.py", "prompts.py"]
+    assert sorted(p.name for p in PKG.glob("*.py")) == ["__init__.py", "cli.py", "dag.py", "prompts.py"]
+
+
+# The packages bottom-up, one layer per line: a package imports only packages of layers below
+# its own (README: Layout). The top reads every package: the command and the stage list.
+LAYERS = [
+    {"core"},
+    {"llm"},
+    {"browser", "raydata", "prompts"},
+    {"pipeline"},
+    {"taxonomy", "judge", "slides", "probe", "checklist"},
+    {"rewards"},
+    {"scoring", "traffic", "dedup"},
+    {"curate", "distill", "train"},
+    {"preflight", "evaluate"},
+    {"cli", "dag"},
+]
+
+
+def package(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def test_no_package_imports_one_above_it():
+    """Package by package, imports only go down the layers: the helpers every stage uses
+    (pipeline/) import no stage package, and no package reaches up to one that uses it."""
+    level = {p: k for k, layer in enumerate(LAYERS) for p in layer}
+    missing = {package(m) for m in MODULES if m != "cogevol"} - set(level)
+    assert not missing, f"packages in no layer: {sorted(missing)} (add them to LAYERS)"
+    up = sorted(
+        f"{m} -> {t}"
+        for m, targets in graph().items()
+        if m != "cogevol"
+        for t in targets
+        if package(t) != package(m) and level[package(t)] >= level[package(m)]
+    )
+    assert up == []
 
 
 def test_training_imports_nothing_of_the_planner_above_it():

@@ -14,15 +14,15 @@ import yaml
 
 from cogevol.cli import build_parser
 from cogevol.core.config import knob_comments
+from cogevol.dag import NO_CLASS, configs
 from cogevol.distill.teacher import TeacherConfig
-from cogevol.pipeline.dag import NO_CLASS, configs
 from cogevol.rewards.html import DEFAULT_WEIGHTS
 from cogevol.rewards.slide import DEFAULT_WEIGHTS as SLIDE_WEIGHTS
 from tests.conftest import REPO
 
 PARAMS = yaml.safe_load((REPO / "params.yaml").read_text())
 
-# (path in params.yaml, dataclass), declared once in cogevol/pipeline/dag.py; keys a class does not have
+# (path in params.yaml, dataclass), declared once in cogevol/dag.py; keys a class does not have
 # are other code's (checked elsewhere)
 PAIRS = sorted(configs().items())
 

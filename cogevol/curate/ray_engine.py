@@ -93,8 +93,9 @@ def run_filter_ray(
     out_dir: str | Path,
     cfg: dict,
     planner: PlannerConfig | None = None,
-    ray_cfg: RayDataConfig | None = None,
     taxonomy: TaxonomyConfig | None = None,
+    *,
+    ray_cfg: RayDataConfig | None = None,
 ) -> FilterStats:
     """run_filter on Ray Data: the same prompts, drops and reviews, each output a directory of
     parts (one per input chunk, in input order)."""

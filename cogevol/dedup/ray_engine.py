@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import asdict
+from pathlib import Path
 
 import pyarrow as pa
 
@@ -94,18 +95,19 @@ def _id_keys(batch: pa.Table) -> pa.Table:
 
 
 def dedup_ray(
-    input_path: str,
+    input_path: str | Path,
     field: str,
-    out_dir: str,
+    out_dir: str | Path,
     cfg: DedupConfig | None = None,
-    ray_cfg: RayDataConfig | None = None,
     id_field: str = "id",
     survivors: bool = False,
+    *,
+    ray_cfg: RayDataConfig | None = None,
 ) -> tuple[dict, dict[int, int]]:
     """Deduplicate a record file (or a directory of parts, local or on object storage) on Ray
     Data; write the audit files (and deduped.jsonl with survivors=True) as part directories
     under out_dir. Returns (the summary dedup_file returns, semantic group size -> groups)."""
-    cfg = cfg or DedupConfig()
+    cfg, input_path, out_dir = cfg or DedupConfig(), str(input_path), str(out_dir)
     if not shards.exists(input_path):
         raise RecordError(f"{input_path}: no such file")
     files = [shards.absolute(f) for f in shards.parts(input_path)]

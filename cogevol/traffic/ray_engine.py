@@ -176,6 +176,7 @@ def run_mine_ray(
     out_dir: str | Path,
     cfg: MineConfig | None = None,
     root: Path | None = None,
+    *,
     ray_cfg: RayDataConfig | None = None,
 ) -> MineStats:
     """run_mine on Ray Data: the same records into out_dir/{requests,failures,off_scope,
