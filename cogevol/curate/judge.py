@@ -78,6 +78,7 @@ class LLMJudge:
 
     def __init__(self, cfg: EndpointConfig, concurrency: int | None = None):
         self.cfg, self.concurrency = cfg, concurrency or cfg.concurrency
+        self.endpoint_stats: dict = {}  # the last judge_many's calls, retries, failures
         cache_dir = getattr(cfg, "cache_dir", None)
         self.cache = DiskCache(cache_dir) if cache_dir else None
 
@@ -89,7 +90,10 @@ class LLMJudge:
             async with AsyncChatClient(
                 self.cfg, concurrency=self.concurrency, cache=self.cache
             ) as client:
-                return list(await asyncio.gather(*(self._one(client, r) for r in requests)))
+                try:
+                    return list(await asyncio.gather(*(self._one(client, r) for r in requests)))
+                finally:
+                    self.endpoint_stats = client.stats.summary()
 
         return asyncio.run(run())
 

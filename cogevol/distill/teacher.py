@@ -120,6 +120,10 @@ class OpenAITeacher:
 
         return list(await asyncio.gather(*(one(k) for k in range(self.cfg.k))))
 
+    def endpoint_stats(self) -> dict:
+        """The endpoint client's calls, retries and failures so far."""
+        return self.client.stats.summary()
+
     async def aclose(self) -> None:
         await self.client.aclose()
 

@@ -170,6 +170,10 @@ class LLMClassifier:
         labels = dict(zip(unique, await asyncio.gather(*(self.one(r) for r in unique))))
         return [labels[r] for r in requests]
 
+    def endpoint_stats(self) -> dict:
+        """The endpoint client's calls, retries and failures so far ({} without one)."""
+        return self._client.stats.summary() if self._client is not None else {}
+
     async def aclose(self) -> None:
         if self._client is not None:
             await self._client.aclose()

@@ -196,6 +196,7 @@ class GRPOSettings:
     vllm_tensor_parallel_size: int = 1
     vllm_max_model_length: int | None = None
     vllm_enable_sleep_mode: bool = False
+    vllm_cpu_kv_cache_gb: int = 1
     atc: AtcSettings = field(default_factory=AtcSettings)
     lora: LoraSettings = field(default_factory=LoraSettings)
 

