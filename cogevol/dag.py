@@ -386,7 +386,7 @@ def stage(name: str) -> Stage:
 
 HEADER = """\
 # GENERATED from cogevol/dag.py by `python scripts/write_dvc_yaml.py`: edit the
-# declarations there, not this file (tests/pipeline/test_dag.py fails when the two differ).
+# declarations there, not this file (tests/test_dag.py fails when the two differ).
 # Stages run `python stages/<name>.py`; `make repro` puts .venv/bin first on PATH (or activate
 # .venv yourself). Knobs live in params.yaml, one group per stage.
 # The `scoring` group (where the rewards run: local, http, ray) is deliberately not a param of any
@@ -521,7 +521,7 @@ NO_CLASS = {
     "filter.judge.extra_body": "free-form: merged into every filter judge request body",
     "checklist.extra_body": "free-form: merged into every planner request body",
     "taxonomy.extra_body": "free-form: merged into every taxonomy classifier request body",
-    "evaluate.vllm": "free-form: vLLM engine arguments (evaluate.engine: vllm)",
+    "evaluate.vllm": "free-form: vLLM engine arguments (evaluate.generator: vllm)",
     "evaluate.grpo_curves": "a map of stage -> plot file: EvalConfig.grpo_curves is checked with "
     "evaluate",
 }

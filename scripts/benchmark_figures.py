@@ -112,7 +112,7 @@ def _reading() -> str:
 
 
 def _swap() -> str:
-    s = _r("swap_test.json")["summary"]
+    s = _r("swapped_requests.json")["summary"]
 
     def part(k: str) -> str:
         x = s[k].get("passing_own_gate") or s[k]["all"]
@@ -171,6 +171,19 @@ def _learning() -> str:
             f"{spr['before']} -> {spr['after']} s per rollout ({spr['ratio']}x)")
 
 
+def _endpoints() -> str:
+    path = RESULTS / "endpoints.json"
+    if not path.exists():
+        return "not yet run"
+    r = json.loads(path.read_text(encoding="utf-8"))
+    c = r["cases"]
+    retried = sum(x.get("retries", 0) for x in c.values())
+    return (f"{r['lost']} requests lost over {len(c)} paths and failure cases; filter {c['filter']['parsed']}/"
+            f"{c['filter']['sent']} parsed, taxonomy {c['taxonomy']['parsed']}/{c['taxonomy']['sent']}, planner "
+            f"{c['planner']['parsed']}/{c['planner']['sent']}, distill {c['distill']['candidates']} candidates; "
+            f"{retried} retries; server restart: {c['server_restart']['answered']}/{c['server_restart']['sent']} answered")
+
+
 def _agreement() -> str:
     return f"{_r('agreement_speed.json')['spearman_bootstrap_s']} s"
 
@@ -199,7 +212,7 @@ FIGURES = (
     Figure("probe_real", "118 real pages with human labels", "probe_real.py --checklists rules", _real,
            "<= 5%, >= 0.75, >= 0.6"),
     Figure("reading", "hard fails resting on the request's reading", "reading.py", _reading, "precision >= 0.95"),
-    Figure("swap_test", "the swap test: own request vs another", "swap_test.py", _swap, ">= 90%"),
+    Figure("swapped_requests", "the swap test: own request vs another", "swapped_requests.py", _swap, ">= 90%"),
     Figure("probe_depth", "play-through past the first screen", "probe_depth.py", _depth, ">= 90%"),
     Figure("probe_language", "language: a page vs its copy in another language", "probe_language.py", _language,
            ">= 90%, >= 95%"),
@@ -210,6 +223,8 @@ FIGURES = (
     Figure("grpo_learning", "learning on held-out requests", "grpo_learning.py", _learning,
            "grpo - sft and grpo - control on the near tier, paired CI lower bounds above 0; >= 3x fewer s/rollout",
            bold=True),
+    Figure("endpoints", "text LLM paths against a real vLLM server on the CPU", "endpoints.py", _endpoints,
+           "0 lost"),
     Figure("agreement_speed", "Spearman + bootstrap on 10,000 ratings", "agreement_speed.py", _agreement, "<= 2 s"),
 )
 

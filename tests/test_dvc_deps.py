@@ -1,6 +1,6 @@
 """DVC deps correct by construction: every project module a stage script imports, directly or
 through other project modules (imports inside functions included), is covered by that stage's
-deps as declared in cogevol/dag.py (dvc.yaml is generated from it, tests/pipeline/test_dag.py), so an edit
+deps as declared in cogevol/dag.py (dvc.yaml is generated from it, tests/test_dag.py), so an edit
 to any code a stage's results depend on reruns the stage.
 
 Exempt: modules that only log, track or draw (their edits cannot change a result), and package

@@ -45,7 +45,8 @@ class Check:
     cue: str = ""  # the words of the request it came from
     aliases: tuple[str, ...] = ()
     # a flow (seed 003's flow contract, `value` its name): the steps a person takes and what
-    # must show after them, run by the probe on a fresh copy of the page (cogevol.probe.flows)
+    # must show after them, run by the probe on a fresh copy of the page
+    # (cogevol.probe.checklist_flows)
     steps: tuple[dict, ...] = ()
     expect: tuple[dict, ...] = ()
 
@@ -146,7 +147,7 @@ class PageFacts:
     drawn: bool = False
     slides: int | None = None
     elements: dict[str, int] = field(default_factory=dict)  # slide element types -> count
-    # the flows the probe ran: {"name", "status", "reason"} (cogevol.probe.flows)
+    # the flows the probe ran: {"name", "status", "reason"} (cogevol.probe.checklist_flows)
     flows: list[dict] = field(default_factory=list)
     _language: tuple[str, float] | None = field(default=None, repr=False, compare=False)
 

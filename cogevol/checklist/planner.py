@@ -181,7 +181,7 @@ _EXPECT_KEYS = ("appears", "disappears", "changes")
 
 def _flow(c: dict, value: str, where: str, cue: str) -> Check:
     """A flow check from a reply, its steps and expectations validated against the grammar the
-    probe runs (cogevol.probe.flows)."""
+    probe runs (cogevol.probe.checklist_flows)."""
     steps, expect = c.get("steps"), c.get("expect")
     if not isinstance(steps, list) or not 1 <= len(steps) <= 6:
         raise ValueError(f"{where}: a flow needs 1-6 steps")

@@ -26,6 +26,11 @@ RENAMED = {
     "scoring.backend": "scoring.transport",  # local | http | ray: how items reach the scorers
     "distill.teachers[].backend": "distill.teachers[].source",  # replay | openai
     "evaluate.systems[].backend": "evaluate.systems[].source",  # local | openai
+    # transformers | vllm: what generates the answers (an engine is curation's: local | ray)
+    "evaluate.engine": "evaluate.generator",
+    # twin | baseline: the counterfactual a control's response is judged against (a method is
+    # the filter's: rules | llm)
+    "probe.harness.method": "probe.harness.counterfactual",
 }
 
 

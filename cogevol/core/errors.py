@@ -9,3 +9,8 @@ existing `except ValueError` handlers still work.
 
 class CogevolError(Exception):
     """Base of the project's errors (tests/test_import_graph.py checks each derives from it)."""
+
+
+class InputError(CogevolError, ValueError):
+    """An input as a whole cannot be used: a missing path, no readable file, no record with the
+    field asked for. (A single bad record is no error: it is quarantined with its reason.)"""

@@ -1,4 +1,5 @@
-"""The optional LLM-judge backend for the seven admissibility axes (Cookie-Bench A.2).
+"""The filter's LLM method (filter.method: llm): a judge for the seven admissibility axes
+(Cookie-Bench A.2).
 
 Each query is judged independently on every axis in one low-temperature call with a strict
 JSON output. Decision rule from the paper: auto-reject if safety, privacy, executability or

@@ -24,7 +24,7 @@ from cogevol.core.config import from_dict
 from cogevol.curate.judge import FilterJudgeConfig
 from cogevol.curate.pipeline import OUTPUTS, FilterConfig, FilterStats, filter_lines
 from cogevol.pipeline.stage_counts import counts_from, counts_json
-from cogevol.raydata.chunks import plan
+from cogevol.raydata.chunks import plan_chunks
 from cogevol.raydata.session import RayDataConfig, StepLog, ray_data
 from cogevol.taxonomy.classify import TaxonomyConfig
 
@@ -107,7 +107,7 @@ def run_filter_ray(
     with ray_data(ray_cfg) as session:
         import ray
 
-        chunks = plan([(f, "jsonl") for f in files], int(session.cfg.chunk_mb * 2**20))
+        chunks = plan_chunks([(f, "jsonl") for f in files], int(session.cfg.chunk_mb * 2**20))
         tasks = max(1, min(session.cpus, len(chunks)))
         cfg, planner, taxonomy, tasks = _shared_by_tasks(cfg, planner, taxonomy, tasks)
         out = shards.absolute(out_dir)

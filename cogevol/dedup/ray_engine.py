@@ -37,7 +37,7 @@ from cogevol.dedup.audit import audit_headers
 from cogevol.dedup.pipeline import DedupConfig
 from cogevol.dedup.records import RecordError, accept, raw_records, record_kind
 from cogevol.raydata import graph
-from cogevol.raydata.chunks import Chunk, chunk_of, plan
+from cogevol.raydata.chunks import Chunk, chunk_of, plan_chunks
 from cogevol.raydata.exchange import exchange, keys_of_strings
 from cogevol.raydata.session import RayDataConfig, StepLog, ray_data
 
@@ -113,7 +113,8 @@ def dedup_ray(
     files = [shards.absolute(f) for f in shards.parts(input_path)]
     out = shards.absolute(out_dir)
     with ray_data(ray_cfg) as session:
-        chunks = plan([(f, record_kind(f)) for f in files], int(session.cfg.chunk_mb * 2**20))
+        kinds = [(f, record_kind(f)) for f in files]
+        chunks = plan_chunks(kinds, int(session.cfg.chunk_mb * 2**20))
         return _DedupJob(session, cfg, chunks).run(str(input_path), field, out, id_field, survivors)
 
 

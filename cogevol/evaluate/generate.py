@@ -6,7 +6,7 @@ default, so differences between checkpoints are the checkpoints'. Generation sto
 template's end of turn as well as the tokenizer's end of text: a base model's tokenizer
 (Qwen3-4B-Base) ends text with <|endoftext|>, and without <|im_end|> as a stop it writes past its
 answer into invented turns until the token budget runs out. On the GPU profile
-(`evaluate.engine: vllm`) each local checkpoint is loaded by vLLM's offline engine in a child
+(`evaluate.generator: vllm`) each local checkpoint is loaded by vLLM's offline engine in a child
 process (`python -m cogevol.evaluate.vllm_generate`), so its GPU memory is released before the
 next checkpoint loads.
 """

@@ -33,7 +33,7 @@ class ProbeConfig:
     max_keys: int = 16
     canvas_shapes: int = 6
     board_pieces: int = 4
-    method: str = "twin"
+    counterfactual: str = "twin"
     idle_shortcut: bool = True
     page_timeout_s: float = 10.0
     budget_cap: float = 3.0
@@ -147,7 +147,8 @@ class ProbeResult:
     moves_later: bool = False
     # still changing on its own after the inputs (None: not measured, budget spent)
     moves_at_end: bool | None = None
-    method: str = "twin"
+    # the counterfactual that judged the controls: twin | idle-state | baseline
+    counterfactual: str = "twin"
     viewport: dict = field(default_factory=dict)  # desktop / tablet / mobile layout measures
     # share of the first screen that is not background (first screenshot; None: not reached)
     fill: float | None = None
@@ -180,7 +181,8 @@ class ProbeResult:
     # the play-through (cogevol.probe.explore.StateGraph.report): states, transitions, per depth
     # controls revealed / driven / live, the depth reached and the budget that stopped it
     explore: dict = field(default_factory=dict)
-    # the request's flows run on fresh copies (cogevol.probe.flows): {"name", "status", "reason"}
+    # the request's flows run on fresh copies (cogevol.probe.checklist_flows):
+    # {"name", "status", "reason"}
     flows: list[dict] = field(default_factory=list)
     # with ProbeConfig.trace: the page's functions that live inputs ran, as UTF-8 byte
     # intervals of the page with their call depth from the leaf ({start, end, depth};

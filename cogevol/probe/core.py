@@ -34,8 +34,8 @@ import time
 
 from cogevol.browser.pool import BrowserPool
 from cogevol.probe import discovery, driving, end_look, page_load
+from cogevol.probe.checklist_flows import run_flows
 from cogevol.probe.config import PageOutcome, ProbeConfig, ProbeResult
-from cogevol.probe.flows import run_flows
 from cogevol.probe.lockstep import Lockstep
 from cogevol.probe.session import is_timeout
 from cogevol.probe.state import ProbeState

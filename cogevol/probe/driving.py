@@ -143,7 +143,7 @@ async def drive_controls(p: ProbeState, a: Session, lock: Lockstep, baseline: se
         if explore:
             revealed = await discovery.reveal(p, a, lock, depth + 1, c.label or c.kind)
             queue.extend((j, depth + 1, False) for j in revealed)
-    r.method = lock.method
+    r.counterfactual = lock.method
     r.explore = graph.report()
     p.a = a  # the page under test (another copy after a reload from a Reset)
     return True

@@ -41,7 +41,7 @@ class Lockstep:
         self.n_controls = n_controls
         self.history: list[tuple[int, Action]] = []  # (virtual time, action) of every input so far
         self.b: Session | None = None
-        self.use_twin = cfg.method == "twin"
+        self.use_twin = cfg.counterfactual == "twin"
         self.static = False
 
     @property

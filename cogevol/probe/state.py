@@ -32,10 +32,11 @@ class ProbeState:
         flow_labels: dict[str, tuple[str, ...]] | None = None,
     ):
         self.pool, self.html, self.cfg, self.request = pool, html, cfg, request or ""
-        # the request's flow checks (cogevol.probe.flows) and the label words their steps use
+        # the request's flow checks (cogevol.probe.checklist_flows) and the label words their
+        # steps use
         self.flows, self.flow_labels = flows or [], flow_labels or {}
         self.motion = motion  # measure motion after the inputs (the request asks for animation)
-        self.result = ProbeResult(method=cfg.method)
+        self.result = ProbeResult(counterfactual=cfg.counterfactual)
         self.instrument = instrument_script(cfg)
         self.a: Session | None = None
         self.sessions: list[Session] = []  # the page under test and its twins

@@ -43,7 +43,7 @@ def record_key(file_index: int, offset: int) -> int:
     return (file_index << OFFSET_BITS) | offset
 
 
-def plan(files: list[tuple[str, str]], chunk_bytes: int) -> list[Chunk]:
+def plan_chunks(files: list[tuple[str, str]], chunk_bytes: int) -> list[Chunk]:
     """(path, kind) in input order -> chunks. Only plain JSONL (not a JSON array) is split."""
     out: list[Chunk] = []
     for f, (path, kind) in enumerate(files):

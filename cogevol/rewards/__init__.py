@@ -1,1 +1,3 @@
-"""Reward composition: hard-fail gate, defect terms, TRL-compatible reward functions."""
+"""Reward composition: the HTML and slide verdicts (the page's evidence first, then the
+request's reading: gate, defect terms, weights, reason ids). The functions TRL calls with them
+live in cogevol/train/rewards.py."""

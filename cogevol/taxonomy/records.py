@@ -8,11 +8,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from cogevol.core.errors import CogevolError
-
-
-class InputError(CogevolError, ValueError):
-    """The input cannot be used at all (missing, unreadable, no record with the field)."""
+from cogevol.core.errors import InputError
 
 
 @dataclass(frozen=True)

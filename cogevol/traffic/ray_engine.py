@@ -27,7 +27,7 @@ import pyarrow as pa
 
 from cogevol.core import shards
 from cogevol.pipeline.stage_counts import counts_from, counts_json
-from cogevol.raydata.chunks import Chunk, count_newlines, plan, with_line_numbers
+from cogevol.raydata.chunks import Chunk, count_newlines, plan_chunks, with_line_numbers
 from cogevol.raydata.exchange import Tables, column, exchange, keys_of_strings
 from cogevol.raydata.session import RayDataConfig, StepLog, ray_data
 from cogevol.traffic.mine import OUTPUTS, MineConfig, MineStats, mine_records, relative_source
@@ -190,7 +190,7 @@ def run_mine_ray(
         import ray
 
         out = shards.absolute(out_dir)
-        chunks = plan(found, int(session.cfg.chunk_mb * 2**20))
+        chunks = plan_chunks(found, int(session.cfg.chunk_mb * 2**20))
         clock = StepLog("mine[ray]", 3)
         rows = [_chunk_row(c, root) for c in chunks]
         lines = (

@@ -17,7 +17,7 @@ from pathlib import Path
 import orjson
 
 from cogevol.core import shards
-from cogevol.core.errors import CogevolError
+from cogevol.core.errors import InputError
 
 log = logging.getLogger(__name__)
 
@@ -33,10 +33,6 @@ class RawRecord:
     obj: object = None
     error: str | None = None
     raw: str | None = None  # the offending text, kept for the quarantine file
-
-
-class InputError(CogevolError, RuntimeError):
-    """The input as a whole cannot be used (missing path, no readable files)."""
 
 
 def _kind(path: Path) -> str | None:

@@ -63,7 +63,7 @@ def assistant_texts(ds: Dataset) -> list[str]:
 
 
 def read_prompts(path: str | Path) -> list[dict]:
-    """The curated prompts: a file, or a directory of parts (filter on the ray backend)."""
+    """The curated prompts: a file, or a directory of parts (the filter stage on the Ray engine)."""
     return list(shards.iter_jsonl(path))
 
 

@@ -20,8 +20,8 @@ import random
 import time
 from dataclasses import dataclass
 
-from cogevol.core.errors import CogevolError
 from cogevol.judge.monitor import judge_stats
+from cogevol.judge.vlm import JudgeError
 from cogevol.rewards.reasons import ReasonId
 from cogevol.scoring.extract import completion_text, last_message
 from cogevol.scoring.group_formats import group_items
@@ -54,9 +54,11 @@ SLIDE_SPEC = ComponentSpec(
 )
 
 
-class JudgeFailure(CogevolError, RuntimeError):
+class TooManyJudgeFailures(JudgeError):
     """Too many completions of a step lost their judge terms: the reward the step would train on
-    is another one than configured (rules only), so the step stops with the judge's reason."""
+    is another one than configured (rules only), so the step stops with the judge's reason. A
+    JudgeError (cogevol.judge.vlm) at the step's scale: one judge call failing is priced, not
+    raised."""
 
 
 def _number(v) -> bool:
@@ -115,8 +117,8 @@ class ModalityReward:
         rollouts, `record`) stays the completions' true rewards. `record`: a list that gets one
         dict per scored completion (call, step, prompt_id, true reward, hard_fail, gate). None:
         neither. `max_judge_failure_rate`: the share of a call's completions whose configured
-        judge gave no verdict above which the call raises JudgeFailure (1.0: never). `timer`:
-        the run's StepTimer, charged with the time this reward is in flight."""
+        judge gave no verdict above which the call raises TooManyJudgeFailures (1.0: never).
+        `timer`: the run's StepTimer, charged with the time this reward is in flight."""
         self.max_judge_failure_rate = max_judge_failure_rate
         self.timer = timer
         self.modality, self.scorers, self.spec, self.rollouts = modality, scorers, spec, rollouts
@@ -196,7 +198,7 @@ class ModalityReward:
     def _check_judge(self, details: list[dict]) -> None:
         failed = [d["judge_error"] for d in details if d.get("judge_error")]
         if failed and len(failed) / len(details) > self.max_judge_failure_rate:
-            raise JudgeFailure(
+            raise TooManyJudgeFailures(
                 f"{self.modality}: the judge gave no verdict on {len(failed)}/{len(details)} "
                 f"completions (more than grpo.max_judge_failure_rate "
                 f"{self.max_judge_failure_rate:g}), so this step's reward would be rules only: "

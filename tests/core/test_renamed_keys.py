@@ -5,6 +5,7 @@ flag, the environment)."""
 import re
 
 import pytest
+import yaml
 
 from cogevol.cli import main
 from cogevol.core.config import (
@@ -27,18 +28,24 @@ def test_params_yaml_uses_only_the_new_names():
     assert all("source" in t for t in params["distill"]["teachers"])
 
 
+def _nested(dotted: str) -> dict:
+    """{"a": {"b": [{"c": "x"}]}} for "a.b[].c": the old key where a params file holds it."""
+    head, _, rest = dotted.partition(".")
+    if not rest:
+        return {head: "x"}
+    if head.endswith("[]"):
+        return {head[:-2]: [_nested(rest)]}
+    return {head: _nested(rest)}
+
+
 @pytest.mark.parametrize("old,new", sorted(RENAMED.items()))
 def test_an_old_key_in_a_params_file_names_the_new_one(tmp_path, old, new):
-    group, *rest = old.split(".")
-    body = {"backend": "x"}
-    params = {group: {rest[0].removesuffix("[]"): [body]}} if len(rest) == 2 else {group: body}
     with pytest.raises(RenamedKey, match=re.escape(f"{old} is now {new}")):
-        check_renamed(params)
+        check_renamed(_nested(old))
     path = tmp_path / "params.yaml"
-    path.write_text(f"{group}:\n  backend: x\n" if len(rest) == 1 else "", encoding="utf-8")
-    if len(rest) == 1:
-        with pytest.raises(RenamedKey, match=new):
-            load_params(path)
+    path.write_text(yaml.safe_dump(_nested(old)), encoding="utf-8")
+    with pytest.raises(RenamedKey, match=re.escape(new)):
+        load_params(path)
 
 
 def test_overrides_and_group_dicts_name_the_new_key():

@@ -227,7 +227,7 @@ def test_an_answer_after_a_timer_is_live_on_the_baseline_method_too():
     go.onclick = () => setTimeout(() => { document.getElementById('out').textContent = 'done'; }, 900);
     no.onclick = () => setTimeout(() => {}, 900);</script></body></html>"""
     for method in ("twin", "baseline"):
-        r = _probe({"scan": page}, cfg=ProbeConfig(method=method), requests={"scan": "a scan button"})["scan"]
+        r = _probe({"scan": page}, cfg=ProbeConfig(counterfactual=method), requests={"scan": "a scan button"})["scan"]
         verdicts = {c["label"]: (c.get("verdict"), c.get("evidence", "")) for c in r["controls"]}
         assert verdicts["Start Scan"][0] == "live" and "ms after the input" in verdicts["Start Scan"][1], (method, verdicts)
         assert verdicts["Share"][0] == "dead", (method, verdicts)

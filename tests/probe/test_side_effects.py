@@ -33,9 +33,9 @@ bold.onclick = () => document.execCommand('bold');
 @pytest.mark.parametrize("method", ["twin", "baseline"])
 def test_responses_off_the_screen_are_live(method):
     # the baseline method (a page the twin cannot follow) reads them as signatures
-    settings = ScoringSettings.from_params({"probe": {"harness": {"method": method}}})
+    settings = ScoringSettings.from_params({"probe": {"harness": {"counterfactual": method}}})
     row = asyncio.run(score_pages([("fx", PAGE)], settings, requests={"fx": "A sales table with export buttons"}))[0]
-    assert row["method"] == method or (method, row["method"]) == ("twin", "idle-state")
+    assert row["counterfactual"] == method or (method, row["counterfactual"]) == ("twin", "idle-state")
     verdicts = {c["label"]: c.get("verdict") for c in row["controls"]}
     evidence = {c["label"]: c.get("evidence", "") for c in row["controls"]}
     for label in ("Export CSV", "Copy", "Copy (old way)", "Print", "Download", "B"):

@@ -6,11 +6,11 @@ import random
 import numpy as np
 
 from cogevol.core import shards
-from cogevol.raydata.chunks import chunk_of, count_newlines, plan, with_line_numbers
+from cogevol.raydata.chunks import chunk_of, count_newlines, plan_chunks, with_line_numbers
 
 
 def _lines_by_chunks(path, chunk_bytes):
-    chunks = plan([(str(path), "jsonl")], chunk_bytes)
+    chunks = plan_chunks([(str(path), "jsonl")], chunk_bytes)
     chunks = with_line_numbers(chunks, [count_newlines(c) for c in chunks])
     got = [x for c in chunks for x in shards.numbered_lines(c.path, c.start, c.end, c.newlines_before)]
     return chunks, got
@@ -38,7 +38,7 @@ def test_only_plain_jsonl_is_split_and_keys_sort_like_input(tmp_path):
     (tmp_path / "c.jsonl.gz").write_bytes(b"\x1f\x8b" + b"0" * 2000)
     files = [(str(tmp_path / "a.jsonl"), "jsonl"), (str(tmp_path / "b.json"), "jsonl"),
              (str(tmp_path / "c.jsonl.gz"), "jsonl.gz")]
-    chunks = plan(files, 128)
+    chunks = plan_chunks(files, 128)
     assert [c.file_index for c in chunks].count(0) == 8  # 900 bytes in 128-byte ranges
     assert [(c.file_index, c.end) for c in chunks if c.file_index > 0] == [(1, None), (2, None)]
     assert [c.index for c in chunks] == list(range(len(chunks)))

@@ -106,7 +106,7 @@ class JudgeDown(ScorersBase):
 def test_a_step_whose_judge_failed_too_often_stops_with_the_reason():
     import pytest
 
-    from cogevol.train.rewards import JudgeFailure
+    from cogevol.train.rewards import TooManyJudgeFailures
 
     def call(failed):
         fn = ModalityReward("html", JudgeDown(failed), HTML_SPEC, max_judge_failure_rate=0.25)
@@ -117,7 +117,7 @@ def test_a_step_whose_judge_failed_too_often_stops_with_the_reason():
 
     out, logged = call(2)  # 2/8 = the threshold: the step goes on, and the rate is logged
     assert out == [0.5] * 8 and logged["html/judge_error_rate"] == 0.25
-    with pytest.raises(JudgeFailure, match=r"3/8 completions .* grpo.max_judge_failure_rate 0.25.*HTTP 503"):
+    with pytest.raises(TooManyJudgeFailures, match=r"3/8 completions .* grpo.max_judge_failure_rate 0.25.*HTTP 503"):
         call(3)
 
 

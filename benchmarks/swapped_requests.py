@@ -8,9 +8,9 @@ and decks, each swapped with the next prompt of the same modality and subcategor
 is scored twice through the real scorers; the figure is the share of answers whose own request
 scores strictly higher, over all answers and over those that pass their own request's gate (a
 page broken for every request ties at 0 whatever it answers). Logged to MLflow as part of the
-`agreement` run; the JSON goes to benchmarks/results/swap_test.json.
+`agreement` run; the JSON goes to benchmarks/results/swapped_requests.json.
 
-Run: python benchmarks/swap_test.py [--workers 1] [--limit N]
+Run: python benchmarks/swapped_requests.py [--workers 1] [--limit N]
 """
 
 from __future__ import annotations
@@ -73,10 +73,10 @@ def teacher_answers(limit: int | None) -> list[dict]:
 async def score_both(rows: list[dict], workers: int, params: dict, planner: PlannerConfig) -> list[dict]:
     pairs = [(req, r["modality"]) for r in rows for req in (r["own"], r["swap"])]
     plans, stats = await ChecklistPlanner.plan_json(planner, pairs)
-    print(f"swap_test: checklists {stats}")
+    print(f"swapped_requests: checklists {stats}")
     items = [ScoreItem(r["modality"], r["text"], req, raw=r["raw"], checklist=plans[2 * j + k])
              for j, r in enumerate(rows) for k, req in enumerate((r["own"], r["swap"]))]
-    progress = Progress("swap_test: answers x 2 requests", total=len(items), unit="items")
+    progress = Progress("swapped_requests: answers x 2 requests", total=len(items), unit="items")
     scores: list = [None] * len(items)
     async with Scorers(ScoringSettings.from_params(params, workers)) as scorers:
         async for k, s in scorers.stream(items):
@@ -127,13 +127,13 @@ def main() -> None:
     report = {"summary": summarise(rows), "wall_s": round(time.perf_counter() - t0, 1), "workers": a.workers,
               "checklists": a.checklists}
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "swap_test.json").write_text(json.dumps({**report, "rows": rows}, indent=1, ensure_ascii=False) + "\n")
+    (RESULTS / "swapped_requests.json").write_text(json.dumps({**report, "rows": rows}, indent=1, ensure_ascii=False) + "\n")
     print(json.dumps(report, indent=1))
-    with stage_run("agreement", {"swap_test": {"sets": sorted(report["summary"]), "checklists": a.checklists}}) as run:
+    with stage_run("agreement", {"swapped_requests": {"sets": sorted(report["summary"]), "checklists": a.checklists}}) as run:
         run.log_metrics({f"swap.{name}.{part}": v["share_own_higher"] for name, s in report["summary"].items()
                          for part, v in s.items() if v["share_own_higher"] is not None})
-        run.log_dict(report, "agreement/swap_test.json")
-        run.log_table(rows, "agreement/swap_test_table.json")
+        run.log_dict(report, "agreement/swapped_requests.json")
+        run.log_table(rows, "agreement/swapped_requests_table.json")
 
 
 if __name__ == "__main__":
