@@ -16,10 +16,13 @@ from pathlib import Path
 
 
 def sampling_kwargs(job: dict, stops: list[int]) -> dict:
+    """One request's sampling. No per-request seed: the engine's (LLM(seed=...)) makes the run
+    reproducible, where one seed on every request would make the samples of a repeated prompt
+    identical, and vLLM 0.30's CPU worker crashes on seeded requests whose prefill is chunked
+    (`CPU Generator does not use offset`, vllm/v1/worker/gpu_model_runner.py _bookkeeping_sync)."""
     return {
         "temperature": job["temperature"],
         "max_tokens": job["max_new_tokens"],
-        "seed": job["seed"],
         "stop_token_ids": stops,
         "skip_special_tokens": True,
     }

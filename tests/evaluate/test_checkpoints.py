@@ -78,3 +78,4 @@ def test_the_vllm_engine_gets_the_checkpoint_its_chat_template_and_the_stops(tmp
     assert json.loads((tmp_path / "out.json").read_text()) == ["<!DOCTYPE html><html></html>"]
     assert seen["model"] == str(tiny_dir) and seen["engine"] == {"seed": 3, "tensor_parallel_size": 2}
     assert seen["params"]["max_tokens"] == 99 and seen["params"]["stop_token_ids"]
+    assert "seed" not in seen["params"]  # the engine's seed: repeated prompts must differ when sampled
