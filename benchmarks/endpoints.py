@@ -152,12 +152,15 @@ def distill_case(url: str, requests: list[str], cache: str) -> dict:
     teacher = OpenAITeacher(endpoint(TeacherConfig, url, name="smollm2-served", source="openai", k=2, max_tokens=700,
                                      timeout_s=300, cache_dir=cache, concurrency=4))
     prompts = [Prompt(id=f"bench-{k}", modality="html", request=r) for k, r in enumerate(requests)]
+    # every prompt is a page request: no share of the selection kept for slides
     cfg = DistillConfig(**{**{k: v for k, v in (params.get("distill") or {}).items() if k != "teachers"},
-                           "teachers": [], "max_prompts": len(prompts)})
-    items, kept, _ = asyncio.run(distill(prompts, cfg, open_scorers(params), [teacher]))
-    return {"sent": len(prompts) * 2, "candidates": len(items), "outcomes": dict(Counter(str(s.outcome.value) for s in items)),
-            "admitted": len(kept), "retries": teacher.endpoint_stats().get("retries", 0), "client": teacher.endpoint_stats(),
-            "lost": len(prompts) * 2 - len(items)}
+                           "teachers": [], "max_prompts": len(prompts), "slide_share": 0.0})
+    items, kept, chosen = asyncio.run(distill(prompts, cfg, open_scorers(params), [teacher]))
+    sent = len(chosen) * teacher.cfg.k
+    return {"prompts": len(chosen), "sent": sent, "candidates": len(items),
+            "outcomes": dict(Counter(str(s.outcome.value) for s in items)), "admitted": len(kept),
+            "retries": teacher.endpoint_stats().get("retries", 0), "client": teacher.endpoint_stats(),
+            "lost": sent - len(items)}
 
 
 def judge_case(url: str, requests: list[str]) -> dict:
