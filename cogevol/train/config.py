@@ -197,6 +197,7 @@ class GRPOSettings:
     vllm_max_model_length: int | None = None
     vllm_enable_sleep_mode: bool = False
     vllm_cpu_kv_cache_gb: int = 1
+    vllm_importance_sampling_correction: bool = True
     atc: AtcSettings = field(default_factory=AtcSettings)
     lora: LoraSettings = field(default_factory=LoraSettings)
 

@@ -1,9 +1,12 @@
 """Evaluation answers keyed by a checkpoint's weights; the end-of-turn stop; the vLLM engine."""
 
 import json
+import os
 import shutil
 import sys
 import types
+
+import torch
 
 from cogevol.evaluate import stage
 from cogevol.evaluate.checkpoints import weights_digest
@@ -62,6 +65,7 @@ def test_the_vllm_engine_gets_the_checkpoint_its_chat_template_and_the_stops(tmp
     class LLM:
         def __init__(self, model, **kw):
             seen["model"], seen["engine"] = model, kw
+            seen["reserved"] = os.environ.get("VLLM_CPU_NUM_OF_RESERVED_CPU")
 
         def chat(self, conversations, params):
             seen["conversations"], seen["params"] = conversations, params
@@ -69,6 +73,8 @@ def test_the_vllm_engine_gets_the_checkpoint_its_chat_template_and_the_stops(tmp
             return [types.SimpleNamespace(outputs=[out]) for _ in conversations]
 
     monkeypatch.setitem(sys.modules, "vllm", types.SimpleNamespace(LLM=LLM, SamplingParams=lambda **k: k))
+    monkeypatch.setenv("VLLM_CPU_NUM_OF_RESERVED_CPU", "")  # so that what main sets is undone after
+    monkeypatch.delenv("VLLM_CPU_NUM_OF_RESERVED_CPU")
     from cogevol.evaluate import vllm_generate
 
     job = {"path": str(tiny_dir), "prompts": [[{"role": "user", "content": "hi"}]], "max_new_tokens": 99,
@@ -79,3 +85,5 @@ def test_the_vllm_engine_gets_the_checkpoint_its_chat_template_and_the_stops(tmp
     assert seen["model"] == str(tiny_dir) and seen["engine"] == {"seed": 3, "tensor_parallel_size": 2}
     assert seen["params"]["max_tokens"] == 99 and seen["params"]["stop_token_ids"]
     assert "seed" not in seen["params"]  # the engine's seed: repeated prompts must differ when sampled
+    # on a CPU the engine keeps no core for a front end that only waits
+    assert seen["reserved"] == ("0" if not torch.cuda.is_available() else None)

