@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 
 from cogevol.llm.cache import DiskCache, SingleFlight
-from cogevol.llm.client import RETRYABLE_STATUS, EndpointConfig, EndpointError
+from cogevol.llm.client import RETRYABLE_STATUS, EndpointConfig, EndpointError, EndpointRefused
 
 log = logging.getLogger(__name__)
 
@@ -311,8 +311,9 @@ class AsyncChatClient:
             after = f" (Retry-After {wait:.2f}s)" if wait is not None else ""
             raise _Retry(f"HTTP {r.status_code}{after}", wait)
         if r.status_code >= 400:
-            raise EndpointError(
-                f"HTTP {r.status_code} from {self.cfg.base_url} (not retried): {r.text[:300]}"
+            raise EndpointRefused(
+                f"HTTP {r.status_code} from {self.cfg.base_url} (not retried): {r.text[:300]}",
+                r.status_code,
             )
         try:
             msg = r.json()["choices"][0]["message"]

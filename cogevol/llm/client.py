@@ -27,6 +27,25 @@ class EndpointError(CogevolError, RuntimeError):
     """The endpoint could not give an answer after all retries (the message says why)."""
 
 
+class EndpointRefused(EndpointError):
+    """The endpoint answered and refused the request (a 4xx that no retry changes: a prompt
+    past the model's context, a bad key): the request's fault or the setup's, not the
+    network's, so callers that count their fallbacks by cause name it apart."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+    @property
+    def cause(self) -> str:
+        return f"endpoint refused (HTTP {self.status})"
+
+
+def failure_cause(e: EndpointError) -> str:
+    """A short, countable cause of an endpoint failure: refused with its status, or unreachable."""
+    return e.cause if isinstance(e, EndpointRefused) else "endpoint unreachable"
+
+
 @dataclass(kw_only=True)
 class EndpointConfig:
     """An OpenAI-compatible endpoint: the one schema behind filter.judge, judge,

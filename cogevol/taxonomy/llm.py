@@ -21,7 +21,7 @@ import logging
 from collections import Counter
 from pathlib import Path
 
-from cogevol.llm.client import EndpointConfig, EndpointError, parse_json_object
+from cogevol.llm.client import EndpointConfig, EndpointError, failure_cause, parse_json_object
 from cogevol.taxonomy.tree import Taxonomy
 
 log = logging.getLogger(__name__)
@@ -146,7 +146,7 @@ class LLMClassifier:
                 )
             except EndpointError as e:
                 log.warning("taxonomy classifier endpoint failed: %s", e)
-                self._fallback("endpoint unreachable")
+                self._fallback(failure_cause(e))
                 return None
             try:
                 label = parse_label(reply, self.tax)

@@ -79,6 +79,13 @@ def test_an_unreachable_endpoint_leaves_every_request_to_the_rules(endpoint, tmp
     assert labels[0].source == "rules" and counts == {"rules (endpoint unreachable)": 1}
 
 
+def test_a_refused_request_is_counted_as_refused_not_unreachable(endpoint, tmp_path):
+    ep = endpoint(status=400)  # e.g. the prompt past the model's context
+    labels, counts = classify([REQ], _cfg(ep.url, tmp_path, max_retries=3))
+    assert ep.calls == 1  # a 4xx is not retried
+    assert labels[0].source == "rules" and counts == {"rules (endpoint refused (HTTP 400))": 1}
+
+
 def test_replay_reads_frozen_replies_and_the_rules_take_the_rest(tmp_path):
     path = tmp_path / "replay.jsonl"
     lines = [
