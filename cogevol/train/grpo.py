@@ -75,7 +75,10 @@ class TimedGRPOTrainer(GRPOTrainer):
     the StepTimer's `generate` share (less the reward time inside it, which the reward functions
     charge themselves) and, with Action-Trace Credit on (`atc`), turns each traced completion's
     advantage into token advantages (cogevol.train.atc); with it off, TRL's batch is returned
-    untouched. ATC's metrics reach the logs through `log`, TRL's public method."""
+    untouched. ATC's metrics reach the logs through `log`, TRL's public method. Two more private
+    methods are wrapped, each a saving that changes no result and falls back to TRL's own
+    behaviour if TRL stops calling it: the per-token log-probs (each chunk at its own width) and
+    the colocated vLLM's weight sync on a CPU."""
 
     timer: StepTimer | None = None
     atc: AtcSettings | None = None
@@ -118,9 +121,9 @@ class TimedGRPOTrainer(GRPOTrainer):
         """TRL's per-token log-probs, each chunk cut to the columns its own rows use. TRL pads a
         step's whole batch to its longest prompt (left) and longest completion (right) and runs
         every chunk of `batch_size` at that width; a chunk whose rows are all shorter computes
-        the empty columns for nothing (on the CPU benchmark, a step's forwards are ~80% of its
-        time). The cut columns come back as zeros, where the completion mask is 0 anyway. Inputs
-        with images (kwargs other than the two flags) go to TRL's method unchanged."""
+        the empty columns for nothing (on the CPU benchmark, forwards and backwards are most of
+        a step). The cut columns come back as zeros, where the completion mask is 0 anyway.
+        Inputs with images (kwargs other than the two flags) go to TRL's method unchanged."""
         parent = super()._get_per_token_logps_and_entropies
         if any(v is not None for k, v in kwargs.items() if k not in TEXT_ONLY_FLAGS):
             return parent(model, input_ids, attention_mask, logits_to_keep, batch_size, **kwargs)
