@@ -476,7 +476,7 @@ def main() -> None:
     ap.add_argument("--train", type=int, default=48, help="training requests (SFT and the pool screened for GRPO)")
     ap.add_argument("--screen-samples", type=int, default=4, help="SFT answers per training request when screening for spread")
     ap.add_argument("--steps", type=int, default=4,
-                    help="GRPO steps of each arm: the same seeds give the same trajectory on any machine (4: the 2026-12-07 run)")
+                    help="GRPO steps of each arm, not a wall-clock budget that a slower machine turns into fewer steps (4: the 2026-12-07 run)")
     ap.add_argument("--minutes", type=float, default=None,
                     help="instead of --steps: a wall-clock budget for the grpo arm (the control then takes as many steps)")
     ap.add_argument("--before-steps", type=int, default=2, help="steps of the configuration before (the speed reference)")
